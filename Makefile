@@ -1,0 +1,51 @@
+# Two entry points for a fresh machine: `make run` and `make test` (see README.md).
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/pip install --disable-pip-version-check -q -c constraints.txt
+Q ?= Quels sont les horaires d'ouverture du château ?
+
+.PHONY: run test lint typecheck unit setup setup-dev index bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: requirements.txt constraints.txt | $(BIN)/python
+	$(PIP) -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+	$(PIP) -r requirements-dev.txt
+	touch $@
+
+setup: $(VENV)/.installed
+setup-dev: $(VENV)/.installed-dev
+
+## Install, index the bundled corpus (data/corpus) and answer one question from the CLI.
+run: setup
+	$(BIN)/python -m rag index
+	$(BIN)/python -m rag search "$(Q)" -k 3
+
+index: setup
+	$(BIN)/python -m rag index
+
+## Install the dev tools, then lint, type-check and run the whole test suite.
+test: setup-dev lint typecheck unit
+
+lint:
+	$(BIN)/ruff check rag agents tests benchmarks
+	$(BIN)/ruff format --check rag agents tests benchmarks
+
+typecheck:
+	$(BIN)/mypy rag agents
+
+unit:
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python benchmarks/retrieval_quality.py
+	$(BIN)/python benchmarks/indexing_speed.py
+	$(BIN)/python benchmarks/search_latency.py
+
+clean:
+	rm -rf .rag_index .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Knowledge base: loading, chunking, embedding, Chroma indexing and hybrid retrieval."""

@@ -1,0 +1,38 @@
+"""Remove extraction debris from document text without dropping real content."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_EMPTY_HEADING = re.compile(r"^\s*#{1,6}\s*$", re.MULTILINE)
+_EXTRACTOR_BANNER = re.compile(r"^\s*\*?Extracted with [^\n]*\*?\s*$", re.MULTILINE | re.IGNORECASE)
+_HORIZONTAL_RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", re.MULTILINE)
+_EMPTY_BULLET = re.compile(r"^\s*[-*+]\s*[^\w\s]?\s*$", re.MULTILINE)
+_TRAILING_SPACES = re.compile(r"[ \t]+$", re.MULTILINE)
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
+
+def clean_text(text: str) -> str:
+    """Strip image placeholders, empty headings and bullets, banners and rules; fold blank runs."""
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\u00a0", " ")
+    for pattern in (_HTML_COMMENT, _EXTRACTOR_BANNER, _EMPTY_HEADING, _HORIZONTAL_RULE):
+        text = pattern.sub("", text)
+    text = _EMPTY_BULLET.sub("", text)
+    text = _TRAILING_SPACES.sub("", text)
+    return _BLANK_RUNS.sub("\n\n", text).strip()
+
+
+def content_key(text: str) -> str:
+    """Hash of the text with case and white space folded: equal keys mean identical content."""
+    folded = " ".join(text.casefold().split())
+    return hashlib.sha256(folded.encode("utf-8")).hexdigest()
+
+
+def fold_accents(text: str) -> str:
+    """Lower-case and drop diacritics so that "château" and "chateau" compare equal."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))

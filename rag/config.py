@@ -1,0 +1,57 @@
+"""Knowledge-base settings: explicit value > environment (``RAG_*``, ``.env``) > default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+EmbeddingProvider = Literal["local", "mistral", "openai"]
+
+DEFAULT_EMBEDDING_MODELS: dict[str, str] = {
+    "local": "all-MiniLM-L6-v2",
+    "mistral": "mistral-embed",
+    "openai": "text-embedding-3-small",
+}
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = PROJECT_ROOT / "data" / "corpus"
+
+
+class RagSettings(BaseSettings):
+    """Every knob of indexing and retrieval, each documented where it is declared."""
+
+    model_config = SettingsConfigDict(env_prefix="RAG_", env_file=".env", extra="ignore")
+
+    index_dir: Path = Field(Path(".rag_index"), description="Folder of the embedded Chroma index.")
+    collection: str = Field("knowledge_base", description="Chroma collection to write and read.")
+    chroma_host: str | None = Field(None, description="Chroma server host; unset = embedded.")
+    chroma_port: int = Field(8000, description="Chroma server port.")
+
+    embedding_provider: EmbeddingProvider = Field("local", description="local, mistral or openai.")
+    embedding_model: str | None = Field(None, description="Model name; default per provider.")
+    embedding_batch_size: int = Field(64, ge=1, description="Texts per embedding call.")
+    mistral_api_key: SecretStr | None = Field(None, validation_alias="MISTRAL_API_KEY")
+    openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
+    mistral_base_url: str | None = Field(None, validation_alias="MISTRAL_BASE_URL")
+
+    chunk_size: int = Field(700, ge=100, description="Characters per chunk (model reads ~750).")
+    chunk_overlap: int = Field(100, ge=0, description="Characters shared by neighbour chunks.")
+
+    hnsw_ef_construction: int = Field(200, ge=10)
+    hnsw_ef_search: int = Field(200, ge=10)
+    hnsw_max_neighbors: int = Field(32, ge=4)
+
+    candidates: int = Field(40, ge=1, description="Hits taken from each retriever before fusion.")
+    rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant.")
+    bm25_weight: float = Field(1.0, ge=0.0, description="Weight of the BM25 list in fusion.")
+    dense_weight: float = Field(1.0, ge=0.0, description="Weight of the dense list in fusion.")
+    rerank: bool = Field(True, description="Apply the reranking step after fusion.")
+
+    @property
+    def resolved_embedding_model(self) -> str:
+        """The embedding model name, defaulting per provider."""
+        return self.embedding_model or DEFAULT_EMBEDDING_MODELS[self.embedding_provider]

@@ -1,0 +1,171 @@
+"""Load JSON Lines pages and Markdown/text folders into cleaned, de-duplicated documents."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+from rag.cleaning import clean_text, content_key
+from rag.documents import Document, LoadIssue
+
+logger = logging.getLogger(__name__)
+
+TEXT_SUFFIXES = {".md", ".markdown", ".txt"}
+JSONL_SUFFIXES = {".jsonl", ".ndjson"}
+_FIRST_HEADING = re.compile(r"^\s*#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_PAGE_TITLE_SEPARATOR = " | "
+
+
+@dataclass
+class LoadResult:
+    """Documents that loaded, plus every problem met on the way."""
+
+    documents: list[Document] = field(default_factory=list)
+    issues: list[LoadIssue] = field(default_factory=list)
+    records_read: int = 0
+
+
+def load_sources(paths: Iterable[Path]) -> LoadResult:
+    """Load every supported file under ``paths`` (files or folders), then de-duplicate."""
+    result = LoadResult()
+    for root in paths:
+        root = Path(root)
+        if not root.exists():
+            result.issues.append(LoadIssue(str(root), None, "path does not exist"))
+            continue
+        for file in _iter_files(root):
+            relative = file.relative_to(root) if root.is_dir() else Path(file.name)
+            _load_file(file, relative, result)
+    result.documents = deduplicate(result.documents)
+    return result
+
+
+def _iter_files(root: Path) -> Iterator[Path]:
+    if root.is_file():
+        yield root
+        return
+    for file in sorted(root.rglob("*")):
+        if file.is_file() and file.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES:
+            if not any(part.startswith(".") for part in file.relative_to(root).parts):
+                yield file
+
+
+def _load_file(file: Path, relative: Path, result: LoadResult) -> None:
+    suffix = file.suffix.lower()
+    try:
+        if suffix in JSONL_SUFFIXES:
+            for document in _read_jsonl(file, result.issues):
+                result.records_read += 1
+                result.documents.append(document)
+        elif suffix in TEXT_SUFFIXES:
+            document = _read_text_file(file, relative)
+            result.records_read += 1
+            if document is None:
+                result.issues.append(LoadIssue(str(file), None, "no text after cleaning"))
+            else:
+                result.documents.append(document)
+        else:
+            result.issues.append(LoadIssue(str(file), None, f"unsupported file type {suffix!r}"))
+    except (OSError, UnicodeDecodeError) as error:
+        result.issues.append(LoadIssue(str(file), None, f"unreadable: {error}"))
+
+
+def _read_jsonl(file: Path, issues: list[LoadIssue]) -> Iterator[Document]:
+    with file.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                issues.append(LoadIssue(str(file), number, f"invalid JSON: {error.msg}"))
+                continue
+            document = page_from_record(record)
+            if isinstance(document, str):
+                issues.append(LoadIssue(str(file), number, document))
+            else:
+                yield document
+
+
+def page_from_record(record: object) -> Document | str:
+    """Turn one ``{"url", "text", ...}`` record into a document, or say why it cannot be."""
+    if not isinstance(record, dict):
+        return "record is not a JSON object"
+    url, text = record.get("url"), record.get("text")
+    if not isinstance(url, str) or not url.strip():
+        return "missing 'url'"
+    if not isinstance(text, str):
+        return "missing 'text'"
+    text = clean_text(text)
+    if not text:
+        return "empty 'text'"
+    extra = {
+        key: value
+        for key, value in record.items()
+        if key not in {"url", "text", "title", "category"} and isinstance(value, str | int | float | bool)
+    }
+    title = record.get("title") if isinstance(record.get("title"), str) else None
+    category = record.get("category") if isinstance(record.get("category"), str) else None
+    return Document(
+        text=text,
+        source=url.strip(),
+        title=title or _page_title(text, url),
+        category=category or _url_category(url),
+        metadata=extra,
+    )
+
+
+def _page_title(text: str, url: str) -> str:
+    head = text[:160]
+    if _PAGE_TITLE_SEPARATOR in head:
+        return head.split(_PAGE_TITLE_SEPARATOR, 1)[0].strip()
+    slug = urlparse(url).path.rstrip("/").rsplit("/", 1)[-1]
+    return slug.replace("-", " ").strip() or url
+
+
+def _url_category(url: str) -> str:
+    segments = [part for part in urlparse(url).path.split("/") if part]
+    return segments[0] if segments else ""
+
+
+def _read_text_file(file: Path, relative: Path) -> Document | None:
+    text = clean_text(file.read_text(encoding="utf-8"))
+    if not text:
+        return None
+    heading = _FIRST_HEADING.search(text)
+    title = heading.group(1).strip() if heading else file.stem.replace("_", " ")
+    return Document(
+        text=text,
+        source=relative.as_posix(),
+        title=title,
+        category=relative.parent.as_posix() if relative.parent != Path(".") else "",
+    )
+
+
+def deduplicate(documents: list[Document]) -> list[Document]:
+    """Index identical content once, keeping every URL/path it appeared under.
+
+    Records sharing a source (the same URL scraped twice) are versions of one page: the most
+    complete text is kept. Records sharing their text under different sources are merged.
+    """
+    by_source: dict[str, Document] = {}
+    for document in documents:
+        kept = by_source.get(document.source)
+        if kept is None or len(document.text) > len(kept.text):
+            by_source[document.source] = document
+    by_content: dict[str, Document] = {}
+    for document in by_source.values():
+        key = content_key(document.text)
+        kept = by_content.get(key)
+        if kept is None:
+            by_content[key] = document
+            continue
+        for source in document.sources:
+            if source not in kept.sources:
+                kept.sources.append(source)
+    return list(by_content.values())

@@ -1,0 +1,52 @@
+"""Rich progress bar for indexing runs (used by the CLI; the indexer only calls the protocol)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+
+class RichIndexProgress:
+    """Documents and chunks counts, embedding rate and time left, on stderr."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=console or Console(stderr=True),
+        )
+        self.task: TaskID | None = None
+
+    def start(self, documents: int, chunks: int, to_embed: int) -> None:
+        self.progress.console.print(
+            f"{documents} documents, {chunks} chunks; {to_embed} to embed, "
+            f"{chunks - to_embed} already indexed"
+        )
+        self.progress.start()
+        self.task = self.progress.add_task("embedding", total=to_embed, rate="")
+
+    def advance(self, embedded: int) -> None:
+        if self.task is None:
+            return
+        self.progress.advance(self.task, embedded)
+        speed = self.progress.tasks[0].speed
+        rate = f"{speed:.0f} chunks/s" if speed else ""
+        self.progress.update(self.task, rate=rate)
+
+    def finish(self) -> None:
+        self.progress.stop()

@@ -1,0 +1,145 @@
+"""Hybrid retrieval: BM25 and dense search per collection, fused by RRF, then reranked."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rag.config import RagSettings
+from rag.documents import SearchHit
+from rag.embeddings import Embedder, build_embedder
+from rag.filters import SearchFilters
+from rag.fusion import reciprocal_rank_fusion
+from rag.indexer import location_of
+from rag.rerank import Reranker
+from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
+from rag.store import ChunkStore, open_client
+
+logger = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 2000
+
+
+class QueryError(ValueError):
+    """A query that cannot be searched (empty, for instance)."""
+
+
+@dataclass
+class CollectionSearcher:
+    """One collection: its Chroma store and its lexical snapshot."""
+
+    name: str
+    store: ChunkStore
+    snapshot: CollectionSnapshot
+
+    def __post_init__(self) -> None:
+        self.position = {chunk_id: i for i, chunk_id in enumerate(self.snapshot.ids)}
+
+    def allowed(self, filters: SearchFilters) -> np.ndarray | None:
+        """0/1 mask of chunks passing ``filters``; None when nothing is filtered."""
+        if not filters.active:
+            return None
+        return np.array([filters.matches(meta) for meta in self.snapshot.metadatas], dtype=np.float32)
+
+    def hit(self, chunk_id: str) -> SearchHit:
+        """A result for ``chunk_id`` with the text and metadata of the snapshot."""
+        i = self.position[chunk_id]
+        meta = self.snapshot.metadatas[i]
+        return SearchHit(
+            chunk_id=chunk_id,
+            text=self.snapshot.texts[i],
+            title=str(meta.get("title", "")),
+            headings=str(meta.get("headings", "")),
+            source=str(meta.get("source", "")),
+            sources=list(meta.get("sources") or [meta.get("source", "")]),
+            category=str(meta.get("category", "")),
+            language=str(meta.get("language", "")),
+            collection=self.name,
+        )
+
+
+class HybridRetriever:
+    """Searches one or several collections with BM25 + dense, fused and reranked."""
+
+    def __init__(
+        self,
+        settings: RagSettings | None = None,
+        embedder: Embedder | None = None,
+        collections: Sequence[str] | None = None,
+        reranker: Reranker | None = None,
+    ) -> None:
+        self.settings = settings or RagSettings()
+        client = open_client(self.settings)
+        names = list(collections or [self.settings.collection])
+        stores = [ChunkStore.open(client, name) for name in names]
+        self.embedder = embedder or build_embedder(self.settings)
+        dimension = int(self.embedder.embed_query("dimension probe").shape[0])
+        for store in stores:
+            store.check_embedder(self.embedder.name, dimension)
+        location = location_of(self.settings)
+        self.collections = [
+            CollectionSearcher(
+                store.collection.name,
+                store,
+                load_fresh_snapshot(store, snapshot_folder(self.settings.index_dir, location, name)),
+            )
+            for name, store in zip(names, stores, strict=True)
+        ]
+        self.reranker = reranker if reranker is not None else Reranker(enabled=self.settings.rerank)
+
+    @property
+    def languages(self) -> list[str]:
+        """Main languages of the indexed corpora, most frequent first (for query writing)."""
+        seen: list[str] = []
+        for searcher in self.collections:
+            for language in str(searcher.store.info.get("languages", "")).split(","):
+                if language and language not in seen:
+                    seen.append(language)
+        return seen
+
+    def search(
+        self, query: str, k: int = 5, filters: SearchFilters | None = None
+    ) -> list[SearchHit]:
+        """The ``k`` best chunks for ``query`` across every collection."""
+        query = " ".join(query.split())
+        if not query:
+            raise QueryError("The query is empty: type a question or a few keywords.")
+        query = query[:MAX_QUERY_CHARS]
+        filters = filters or SearchFilters()
+        n = max(self.settings.candidates, k)
+        vector = self.embedder.embed_query(query)
+        rankings: dict[str, list[str]] = {}
+        weights: dict[str, float] = {}
+        stage_scores: dict[str, dict[str, float]] = {}
+        owners: dict[str, CollectionSearcher] = {}
+        for searcher in self.collections:
+            mask = searcher.allowed(filters)
+            lexical = [
+                (searcher.snapshot.ids[position], score)
+                for position, score in searcher.snapshot.bm25.search(query, n, mask)
+            ]
+            allowed_ids = None
+            if mask is not None:
+                allowed_ids = [i for i, keep in zip(searcher.snapshot.ids, mask, strict=True) if keep]
+            dense = searcher.store.query(vector, n, ids=allowed_ids)
+            for stage, ranked, weight in (
+                ("bm25", lexical, self.settings.bm25_weight),
+                ("dense", dense, self.settings.dense_weight),
+            ):
+                key = f"{searcher.name}:{stage}"
+                rankings[key] = [chunk_id for chunk_id, _ in ranked]
+                weights[key] = weight
+                for chunk_id, score in ranked:
+                    stage_scores.setdefault(chunk_id, {})[stage] = score
+                    owners.setdefault(chunk_id, searcher)
+        fused = reciprocal_rank_fusion(rankings, weights, k=self.settings.rrf_k)
+        hits = []
+        for chunk_id, score in fused:
+            hit = owners[chunk_id].hit(chunk_id)
+            hit.scores = {**stage_scores[chunk_id], "rrf": score}
+            hit.score = score
+            hits.append(hit)
+        return self.reranker.rerank(query, vector, hits, k)

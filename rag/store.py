@@ -1,0 +1,174 @@
+"""Chroma access: client factory, index metadata, batched upserts, dense queries."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from rag.config import RagSettings
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+GET_PAGE = 2000
+
+
+class KnowledgeBaseError(RuntimeError):
+    """Base for index problems a user can fix; the message says how."""
+
+
+class IndexMissingError(KnowledgeBaseError):
+    """No index exists where one was expected."""
+
+
+class EmbeddingMismatchError(KnowledgeBaseError):
+    """The index was built with another embedding model than the one configured."""
+
+
+def open_client(settings: RagSettings) -> Any:
+    """Embedded ``PersistentClient`` by default, ``HttpClient`` when a server is configured."""
+    import chromadb
+    from chromadb.config import Settings
+
+    chroma_settings = Settings(anonymized_telemetry=False, allow_reset=False)
+    if settings.chroma_host:
+        return chromadb.HttpClient(
+            host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+        )
+    settings.index_dir.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(settings.index_dir), settings=chroma_settings)
+
+
+def _batches(size: int, total: int) -> Iterator[slice]:
+    for start in range(0, total, size):
+        yield slice(start, min(start + size, total))
+
+
+class ChunkStore:
+    """One Chroma collection of chunks plus the metadata describing how it was built."""
+
+    def __init__(self, client: Any, collection: Any) -> None:
+        self.client = client
+        self.collection = collection
+        self.max_batch = max(1, min(int(client.get_max_batch_size()) - 1, 5000))
+
+    @classmethod
+    def open(cls, client: Any, name: str) -> ChunkStore:
+        """Open an existing collection, or explain how to build it."""
+        from chromadb.errors import NotFoundError
+
+        try:
+            collection = client.get_collection(name, embedding_function=None)
+        except (NotFoundError, ValueError) as error:
+            raise IndexMissingError(
+                f"No index collection {name!r} found. Build it with: python -m rag index [PATH ...]"
+            ) from error
+        return cls(client, collection)
+
+    @classmethod
+    def create(cls, client: Any, name: str, settings: RagSettings, embedder_name: str) -> ChunkStore:
+        """Open or create the collection; never with Chroma's default embedding function."""
+        configuration = {
+            "hnsw": {
+                "space": "cosine",
+                "ef_construction": settings.hnsw_ef_construction,
+                "ef_search": settings.hnsw_ef_search,
+                "max_neighbors": settings.hnsw_max_neighbors,
+            }
+        }
+        metadata = {"schema_version": SCHEMA_VERSION, "embedding_model": embedder_name, "generation": 0}
+        collection = client.get_or_create_collection(
+            name, embedding_function=None, configuration=configuration, metadata=metadata
+        )
+        return cls(client, collection)
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """How the index was built: embedding model, dimension, languages, generation."""
+        return dict(self.collection.metadata or {})
+
+    def update_info(self, **values: Any) -> None:
+        """Merge ``values`` into the collection metadata."""
+        merged = {**self.info, **{key: value for key, value in values.items() if value is not None}}
+        self.collection.modify(metadata=merged)
+
+    def check_embedder(self, embedder_name: str, dimension: int | None = None) -> None:
+        """Refuse to mix embedding models: vectors from two models are not comparable."""
+        info = self.info
+        built_with = info.get("embedding_model")
+        built_dimension = info.get("embedding_dimension")
+        if built_with and built_with != embedder_name or (
+            dimension and built_dimension and int(built_dimension) != dimension
+        ):
+            raise EmbeddingMismatchError(
+                f"The index {self.collection.name!r} was built with {built_with} "
+                f"(dimension {built_dimension}) but {embedder_name} is configured. Either set "
+                "RAG_EMBEDDING_PROVIDER / RAG_EMBEDDING_MODEL back to the model that built it, or "
+                "rebuild: python -m rag index [PATH ...] --rebuild"
+            )
+
+    def count(self) -> int:
+        return int(self.collection.count())
+
+    def all_metadata(self) -> dict[str, dict[str, Any]]:
+        """Metadata of every stored chunk, by id (paged, so any size works)."""
+        return {record_id: meta for record_id, _, meta in self.iter_records(include_documents=False)}
+
+    def iter_records(
+        self, include_documents: bool = True
+    ) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Every stored chunk as (id, document, metadata), page by page."""
+        include = ["metadatas", "documents"] if include_documents else ["metadatas"]
+        offset = 0
+        while True:
+            page = self.collection.get(include=include, limit=GET_PAGE, offset=offset)
+            ids = page["ids"]
+            if not ids:
+                return
+            documents = page.get("documents") or [""] * len(ids)
+            for record_id, document, meta in zip(ids, documents, page["metadatas"], strict=True):
+                yield record_id, document or "", dict(meta or {})
+            offset += len(ids)
+
+    def upsert(
+        self,
+        ids: Sequence[str],
+        embeddings: np.ndarray,
+        documents: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+    ) -> None:
+        """Upsert in batches below the client's maximum batch size."""
+        for part in _batches(self.max_batch, len(ids)):
+            self.collection.upsert(
+                ids=list(ids[part]),
+                embeddings=embeddings[part],
+                documents=list(documents[part]),
+                metadatas=list(metadatas[part]),
+            )
+
+    def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
+        """Rewrite metadata only (no re-embedding), in batches."""
+        for part in _batches(self.max_batch, len(ids)):
+            self.collection.update(ids=list(ids[part]), metadatas=list(metadatas[part]))
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete chunks by id, in batches."""
+        for part in _batches(self.max_batch, len(ids)):
+            self.collection.delete(ids=list(ids[part]))
+
+    def query(
+        self, vector: np.ndarray, limit: int, ids: list[str] | None = None
+    ) -> list[tuple[str, float]]:
+        """Nearest chunks as (id, cosine similarity), optionally restricted to ``ids``."""
+        if limit <= 0 or ids == []:
+            return []
+        result = self.collection.query(
+            query_embeddings=[vector], n_results=limit, ids=ids, include=["distances"]
+        )
+        return [
+            (record_id, 1.0 - float(distance))
+            for record_id, distance in zip(result["ids"][0], result["distances"][0], strict=True)
+        ]
