@@ -66,8 +66,10 @@ class BM25Index:
 
     def search(self, query: str, limit: int, mask: np.ndarray | None = None) -> list[tuple[int, float]]:
         """Positions and scores of the best chunks; chunks sharing no term are never returned."""
+        if not self.ids:
+            return []
         tokens = [token for token in self.tokenize(query) if token in self.model.vocab_dict]
-        if not tokens or not self.ids:
+        if not tokens:
             return []
         limit = min(limit, len(self.ids))
         positions, scores = self.model.retrieve(
@@ -78,6 +80,24 @@ class BM25Index:
             for position, score in zip(positions[0], scores[0], strict=True)
             if score > 0
         ]
+
+    def coverage(self, query: str, positions: list[int]) -> list[float]:
+        """IDF-weighted share of the query's distinct terms found in each given chunk."""
+        if not self.ids or not positions:
+            return [0.0] * len(positions)
+        tokens = list(dict.fromkeys(t for t in self.tokenize(query) if t in self.model.vocab_dict))
+        if not tokens:
+            return [0.0] * len(positions)
+        total = len(self.ids)
+        found = np.zeros(len(positions), dtype=np.float64)
+        weight_sum = 0.0
+        for token in tokens:
+            scores = self.model.get_scores([token])
+            frequency = int(np.count_nonzero(scores))
+            idf = float(np.log((total - frequency + 0.5) / (frequency + 0.5) + 1.0))
+            weight_sum += idf
+            found += idf * (scores[positions] > 0)
+        return (found / weight_sum).tolist() if weight_sum else [0.0] * len(positions)
 
     def save(self, folder: Path) -> None:
         """Write the bm25s model files into ``folder`` (the caller makes the write atomic)."""

@@ -23,7 +23,9 @@ def _settings(args: argparse.Namespace) -> RagSettings:
     if getattr(args, "index", None):
         overrides["index_dir"] = Path(args.index)
     if getattr(args, "collection", None) and args.command == "index":
-        overrides["collection"] = args.collection
+        if len(args.collection) > 1:
+            raise SystemExit("error: index writes one collection: give --collection once")
+        overrides["collection"] = args.collection[0]
     return RagSettings(**overrides)
 
 
@@ -88,11 +90,13 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from rag.store import ChunkStore, open_client
+    from rag.store import ChunkStore, KnowledgeBaseError, open_client
 
     settings = _settings(args)
     client = open_client(settings)
     names = args.collection or [c.name for c in client.list_collections()]
+    if not names:
+        raise KnowledgeBaseError("The index holds no collection. Build it with: python -m rag index")
     table = Table("collection", "chunks", "documents", "embedding", "dim", "languages", "complete")
     for name in names:
         store = ChunkStore.open(client, name)

@@ -49,7 +49,15 @@ class RagSettings(BaseSettings):
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant.")
     bm25_weight: float = Field(1.0, ge=0.0, description="Weight of the BM25 list in fusion.")
     dense_weight: float = Field(1.0, ge=0.0, description="Weight of the dense list in fusion.")
+    passage_chars: int = Field(
+        1100, ge=100, description="A hit grows with its neighbour chunks up to this many characters."
+    )
     rerank: bool = Field(True, description="Apply the reranking step after fusion.")
+    rerank_depth: int = Field(30, ge=1, description="Fused candidates the reranker looks at.")
+    coverage_weight: float = Field(1.0, ge=0.0, description="Weight of query-term coverage.")
+    duplicate_threshold: float = Field(
+        0.8, gt=0.0, le=1.0, description="Word overlap above which a hit is a near-duplicate."
+    )
 
     @property
     def resolved_embedding_model(self) -> str:

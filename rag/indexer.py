@@ -103,7 +103,7 @@ def index_corpus(
     for issue in issues:
         logger.warning("Skipped %s", issue)
     embedder = embedder or build_embedder(settings)
-    client = open_client(settings)
+    client = open_client(settings, create=True)
     if rebuild:
         _drop_collection(client, settings.collection)
     store = ChunkStore.create(client, settings.collection, settings, embedder.name)
@@ -128,9 +128,7 @@ def index_corpus(
     store.delete(stale)
     store.update_metadata(changed, [desired_meta[i] for i in changed])
     progress.start(n_documents, len(chunks), len(missing))
-    embed_seconds, dimension = _embed_and_upsert(
-        [chunks[i] for i in missing], embedder, store, progress
-    )
+    embed_seconds, dimension = _embed_and_upsert([chunks[i] for i in missing], embedder, store, progress)
     progress.finish()
     if dimension:
         store.update_info(embedding_dimension=dimension)

@@ -50,9 +50,9 @@ def _iter_files(root: Path) -> Iterator[Path]:
         yield root
         return
     for file in sorted(root.rglob("*")):
-        if file.is_file() and file.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES:
-            if not any(part.startswith(".") for part in file.relative_to(root).parts):
-                yield file
+        hidden = any(part.startswith(".") for part in file.relative_to(root).parts)
+        if file.is_file() and file.suffix.lower() in TEXT_SUFFIXES | JSONL_SUFFIXES and not hidden:
+            yield file
 
 
 def _load_file(file: Path, relative: Path, result: LoadResult) -> None:
@@ -63,12 +63,12 @@ def _load_file(file: Path, relative: Path, result: LoadResult) -> None:
                 result.records_read += 1
                 result.documents.append(document)
         elif suffix in TEXT_SUFFIXES:
-            document = _read_text_file(file, relative)
+            text_document = _read_text_file(file, relative)
             result.records_read += 1
-            if document is None:
+            if text_document is None:
                 result.issues.append(LoadIssue(str(file), None, "no text after cleaning"))
             else:
-                result.documents.append(document)
+                result.documents.append(text_document)
         else:
             result.issues.append(LoadIssue(str(file), None, f"unsupported file type {suffix!r}"))
     except (OSError, UnicodeDecodeError) as error:
@@ -76,7 +76,7 @@ def _load_file(file: Path, relative: Path, result: LoadResult) -> None:
 
 
 def _read_jsonl(file: Path, issues: list[LoadIssue]) -> Iterator[Document]:
-    with file.open(encoding="utf-8") as handle:
+    with file.open(encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -134,7 +134,7 @@ def _url_category(url: str) -> str:
 
 
 def _read_text_file(file: Path, relative: Path) -> Document | None:
-    text = clean_text(file.read_text(encoding="utf-8"))
+    text = clean_text(file.read_text(encoding="utf-8-sig"))
     if not text:
         return None
     heading = _FIRST_HEADING.search(text)

@@ -1,17 +1,69 @@
-"""Reranking of fused candidates."""
+"""Reranking of fused candidates: query-term coverage, then near-duplicate suppression.
+
+With an English-only embedding model over French text, fusion lets through chunks that match a
+single frequent query word. Coverage (the IDF-weighted share of the query's terms a chunk holds,
+heading path included) favours chunks that answer the whole query; near-duplicate suppression
+keeps pages scraped twice under different URLs from filling the top k with the same text.
+"""
 
 from __future__ import annotations
 
-import numpy as np
+import re
+from collections.abc import Callable
 
 from rag.documents import SearchHit
 
+_WORD = re.compile(r"\w+", re.UNICODE)
+Coverage = Callable[[list[SearchHit]], list[float]]
+
+
+def word_set(text: str) -> frozenset[str]:
+    """Lower-cased word set, for duplicate detection."""
+    return frozenset(_WORD.findall(text.casefold()))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """Overlap of two word sets (1.0 = same words)."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
 
 class Reranker:
-    """Placeholder until measured: keeps the fused order."""
+    """Re-sorts the best fused candidates by coverage-weighted score and drops near-duplicates."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        enabled: bool = True,
+        depth: int = 30,
+        coverage_weight: float = 1.0,
+        duplicate_threshold: float = 0.8,
+    ) -> None:
         self.enabled = enabled
+        self.depth = depth
+        self.coverage_weight = coverage_weight
+        self.duplicate_threshold = duplicate_threshold
 
-    def rerank(self, query: str, vector: np.ndarray, hits: list[SearchHit], k: int) -> list[SearchHit]:
-        return hits[:k]
+    def rerank(self, hits: list[SearchHit], coverage: Coverage) -> list[SearchHit]:
+        """The best hits, best first, near-duplicates removed (fused order when disabled)."""
+        if not self.enabled or not hits:
+            return hits
+        pool = hits[: self.depth]
+        top = max(hit.score for hit in pool) or 1.0
+        for hit, share in zip(pool, coverage(pool), strict=True):
+            hit.scores["coverage"] = share
+            hit.score = hit.score / top + self.coverage_weight * share
+            hit.scores["rerank"] = hit.score
+        pool.sort(key=lambda hit: -hit.score)
+        return self._distinct(pool)
+
+    def _distinct(self, ranked: list[SearchHit]) -> list[SearchHit]:
+        kept: list[SearchHit] = []
+        kept_words: list[frozenset[str]] = []
+        for hit in ranked:
+            words = word_set(hit.text)
+            if any(jaccard(words, other) >= self.duplicate_threshold for other in kept_words):
+                continue
+            kept.append(hit)
+            kept_words.append(words)
+        return kept

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rag.config import RagSettings
+from rag.context import Neighbour, widen
 from rag.documents import SearchHit
 from rag.embeddings import Embedder, build_embedder
 from rag.filters import SearchFilters
@@ -37,12 +38,39 @@ class CollectionSearcher:
 
     def __post_init__(self) -> None:
         self.position = {chunk_id: i for i, chunk_id in enumerate(self.snapshot.ids)}
+        self.by_place = {
+            (str(meta.get("source")), int(meta.get("position", -1))): i
+            for i, meta in enumerate(self.snapshot.metadatas)
+        }
+
+    def neighbours(self, hit: SearchHit) -> tuple[Neighbour | None, Neighbour | None]:
+        """The chunks just before and just after ``hit`` in its document."""
+        meta = self.snapshot.metadatas[self.position[hit.chunk_id]]
+        place = (str(meta.get("source")), int(meta.get("position", -1)))
+        found = []
+        for offset in (-1, 1):
+            i = self.by_place.get((place[0], place[1] + offset))
+            found.append(None if i is None else Neighbour(self.snapshot.ids[i], self.snapshot.texts[i]))
+        return found[0], found[1]
 
     def allowed(self, filters: SearchFilters) -> np.ndarray | None:
         """0/1 mask of chunks passing ``filters``; None when nothing is filtered."""
         if not filters.active:
             return None
         return np.array([filters.matches(meta) for meta in self.snapshot.metadatas], dtype=np.float32)
+
+    def lexical(self, query: str, n: int, filters: SearchFilters) -> list[tuple[str, float]]:
+        """BM25 ranking as (chunk id, score)."""
+        found = self.snapshot.bm25.search(query, n, self.allowed(filters))
+        return [(self.snapshot.ids[position], score) for position, score in found]
+
+    def dense(self, vector: np.ndarray, n: int, filters: SearchFilters) -> list[tuple[str, float]]:
+        """Chroma nearest neighbours as (chunk id, cosine similarity), filtered like BM25."""
+        mask = self.allowed(filters)
+        if mask is None:
+            return self.store.query(vector, n)
+        allowed = [i for i, keep in zip(self.snapshot.ids, mask, strict=True) if keep]
+        return self.store.query(vector, n, ids=allowed)
 
     def hit(self, chunk_id: str) -> SearchHit:
         """A result for ``chunk_id`` with the text and metadata of the snapshot."""
@@ -88,7 +116,12 @@ class HybridRetriever:
             )
             for name, store in zip(names, stores, strict=True)
         ]
-        self.reranker = reranker if reranker is not None else Reranker(enabled=self.settings.rerank)
+        self.reranker = reranker or Reranker(
+            enabled=self.settings.rerank,
+            depth=self.settings.rerank_depth,
+            coverage_weight=self.settings.coverage_weight,
+            duplicate_threshold=self.settings.duplicate_threshold,
+        )
 
     @property
     def languages(self) -> list[str]:
@@ -100,46 +133,52 @@ class HybridRetriever:
                     seen.append(language)
         return seen
 
-    def search(
-        self, query: str, k: int = 5, filters: SearchFilters | None = None
-    ) -> list[SearchHit]:
-        """The ``k`` best chunks for ``query`` across every collection."""
+    def search(self, query: str, k: int = 5, filters: SearchFilters | None = None) -> list[SearchHit]:
+        """The ``k`` best passages for ``query`` across every collection."""
         query = " ".join(query.split())
         if not query:
             raise QueryError("The query is empty: type a question or a few keywords.")
         query = query[:MAX_QUERY_CHARS]
-        filters = filters or SearchFilters()
-        n = max(self.settings.candidates, k)
         vector = self.embedder.embed_query(query)
+        hits = self._fused(query, vector, filters or SearchFilters(), max(self.settings.candidates, k))
+        ordered = self.reranker.rerank(hits, lambda pool: self._coverage(query, pool))
+        return widen(ordered, k, self.settings.passage_chars, self._neighbours)
+
+    def _fused(self, query: str, vector: np.ndarray, filters: SearchFilters, n: int) -> list[SearchHit]:
+        """BM25 and dense rankings of every collection, fused by reciprocal rank."""
         rankings: dict[str, list[str]] = {}
         weights: dict[str, float] = {}
         stage_scores: dict[str, dict[str, float]] = {}
         owners: dict[str, CollectionSearcher] = {}
         for searcher in self.collections:
-            mask = searcher.allowed(filters)
-            lexical = [
-                (searcher.snapshot.ids[position], score)
-                for position, score in searcher.snapshot.bm25.search(query, n, mask)
-            ]
-            allowed_ids = None
-            if mask is not None:
-                allowed_ids = [i for i, keep in zip(searcher.snapshot.ids, mask, strict=True) if keep]
-            dense = searcher.store.query(vector, n, ids=allowed_ids)
-            for stage, ranked, weight in (
-                ("bm25", lexical, self.settings.bm25_weight),
-                ("dense", dense, self.settings.dense_weight),
-            ):
+            stages = {
+                "bm25": (searcher.lexical(query, n, filters), self.settings.bm25_weight),
+                "dense": (searcher.dense(vector, n, filters), self.settings.dense_weight),
+            }
+            for stage, (ranked, weight) in stages.items():
                 key = f"{searcher.name}:{stage}"
                 rankings[key] = [chunk_id for chunk_id, _ in ranked]
                 weights[key] = weight
                 for chunk_id, score in ranked:
                     stage_scores.setdefault(chunk_id, {})[stage] = score
                     owners.setdefault(chunk_id, searcher)
-        fused = reciprocal_rank_fusion(rankings, weights, k=self.settings.rrf_k)
         hits = []
-        for chunk_id, score in fused:
+        for chunk_id, score in reciprocal_rank_fusion(rankings, weights, k=self.settings.rrf_k):
             hit = owners[chunk_id].hit(chunk_id)
             hit.scores = {**stage_scores[chunk_id], "rrf": score}
             hit.score = score
             hits.append(hit)
-        return self.reranker.rerank(query, vector, hits, k)
+        return hits
+
+    def _neighbours(self, hit: SearchHit) -> tuple[Neighbour | None, Neighbour | None]:
+        return next(s for s in self.collections if s.name == hit.collection).neighbours(hit)
+
+    def _coverage(self, query: str, hits: list[SearchHit]) -> list[float]:
+        """Query-term coverage of each hit, computed by the BM25 index of its collection."""
+        shares = [0.0] * len(hits)
+        for searcher in self.collections:
+            mine = [i for i, hit in enumerate(hits) if hit.collection == searcher.name]
+            positions = [searcher.position[hits[i].chunk_id] for i in mine]
+            for i, share in zip(mine, searcher.snapshot.bm25.coverage(query, positions), strict=True):
+                shares[i] = share
+        return shares

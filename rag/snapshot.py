@@ -102,9 +102,8 @@ def load_fresh_snapshot(store: ChunkStore, folder: Path) -> CollectionSnapshot:
     info = store.info
     snapshot = CollectionSnapshot.load(folder)
     generation = int(info.get("generation", 0))
-    if snapshot is not None and snapshot.generation == generation:
-        if len(snapshot.ids) == store.count():
-            return snapshot
+    if snapshot and snapshot.generation == generation and len(snapshot.ids) == store.count():
+        return snapshot
     logger.info("Rebuilding the BM25 snapshot of %s from Chroma.", store.collection.name)
     snapshot = CollectionSnapshot.from_store(store)
     snapshot.save(folder)

@@ -28,8 +28,11 @@ class EmbeddingMismatchError(KnowledgeBaseError):
     """The index was built with another embedding model than the one configured."""
 
 
-def open_client(settings: RagSettings) -> Any:
-    """Embedded ``PersistentClient`` by default, ``HttpClient`` when a server is configured."""
+def open_client(settings: RagSettings, create: bool = False) -> Any:
+    """Embedded ``PersistentClient`` by default, ``HttpClient`` when a server is configured.
+
+    Reading an embedded index that does not exist fails with a message instead of creating one.
+    """
     import chromadb
     from chromadb.config import Settings
 
@@ -37,6 +40,10 @@ def open_client(settings: RagSettings) -> Any:
     if settings.chroma_host:
         return chromadb.HttpClient(
             host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+        )
+    if not create and not (settings.index_dir / "chroma.sqlite3").exists():
+        raise IndexMissingError(
+            f"No index in {settings.index_dir}. Build it with: python -m rag index [PATH ...]"
         )
     settings.index_dir.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(settings.index_dir), settings=chroma_settings)
@@ -100,7 +107,7 @@ class ChunkStore:
         info = self.info
         built_with = info.get("embedding_model")
         built_dimension = info.get("embedding_dimension")
-        if built_with and built_with != embedder_name or (
+        if (built_with and built_with != embedder_name) or (
             dimension and built_dimension and int(built_dimension) != dimension
         ):
             raise EmbeddingMismatchError(
@@ -117,9 +124,7 @@ class ChunkStore:
         """Metadata of every stored chunk, by id (paged, so any size works)."""
         return {record_id: meta for record_id, _, meta in self.iter_records(include_documents=False)}
 
-    def iter_records(
-        self, include_documents: bool = True
-    ) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    def iter_records(self, include_documents: bool = True) -> Iterator[tuple[str, str, dict[str, Any]]]:
         """Every stored chunk as (id, document, metadata), page by page."""
         include = ["metadatas", "documents"] if include_documents else ["metadatas"]
         offset = 0
@@ -159,9 +164,7 @@ class ChunkStore:
         for part in _batches(self.max_batch, len(ids)):
             self.collection.delete(ids=list(ids[part]))
 
-    def query(
-        self, vector: np.ndarray, limit: int, ids: list[str] | None = None
-    ) -> list[tuple[str, float]]:
+    def query(self, vector: np.ndarray, limit: int, ids: list[str] | None = None) -> list[tuple[str, float]]:
         """Nearest chunks as (id, cosine similarity), optionally restricted to ``ids``."""
         if limit <= 0 or ids == []:
             return []

@@ -1,0 +1,169 @@
+"""Shared fixtures: isolated settings, a deterministic fake embedder, a small Markdown corpus."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from rag.cleaning import fold_accents
+from rag.config import RagSettings
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DIR = REPO_ROOT.parent / "shared"
+_WORD = re.compile(r"\w+")
+
+
+class HashingEmbedder:
+    """Bag of accent-folded words hashed into ``dimension`` buckets: fast, deterministic, offline."""
+
+    def __init__(self, name: str = "fake/hashing-64", dimension: int = 64) -> None:
+        self.name = name
+        self.dimension = dimension
+        self.calls = 0
+        self.texts_embedded = 0
+
+    def _vector(self, text: str) -> np.ndarray:
+        vector = np.zeros(self.dimension, dtype=np.float32)
+        for word in _WORD.findall(fold_accents(text)):
+            digest = hashlib.md5(word.encode("utf-8")).digest()
+            vector[int.from_bytes(digest[:4], "little") % self.dimension] += 1.0
+        vector[0] += 1e-3  # never the zero vector: cosine distance needs a norm
+        return vector / np.linalg.norm(vector)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        self.texts_embedded += len(texts)
+        return np.stack([self._vector(text) for text in texts]).astype(np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._vector(text)
+
+
+CORPUS: dict[str, str] = {
+    "plan-your-visit/opening-hours.en.md": """# Opening hours
+
+## Palace
+
+The palace opens at nine in the morning and closes at half past six in the evening.
+It is closed every Monday, on Christmas day and on the first of May.
+
+## Gardens
+
+The gardens open every day at seven and close at dusk, Mondays included.
+""",
+    "plan-your-visit/tickets.en.md": """# Tickets and prices
+
+## Passport ticket
+
+The passport ticket gives access to the palace, the Trianon estate and the gardens.
+It costs thirty two euros and is sold online and at the ticket desks.
+
+## Free admission
+
+Visitors under eighteen enter for free, as do residents of the European Union under twenty six.
+""",
+    "getting-there/transport.en.md": """# Getting there
+
+## By train
+
+Take the RER C train to Versailles Château Rive Gauche station, then walk ten minutes.
+Trains also run from Saint-Lazare to Versailles Rive Droite.
+
+## By car
+
+Parking is available on the Place d'Armes, in front of the palace.
+""",
+    "estate/jardins.fr.md": """# Les jardins
+
+## Les bosquets
+
+Les bosquets du jardin sont ouverts pendant les Grandes Eaux musicales.
+Le bassin d'Apollon se trouve au bout du Grand Canal.
+
+## Le Grand Canal
+
+On peut louer des barques sur le Grand Canal au printemps et en été.
+""",
+}
+
+
+def write_corpus(root: Path, files: dict[str, str] | None = None) -> Path:
+    """Write ``files`` (relative path -> text) under ``root`` and return ``root``."""
+    for relative, text in (CORPUS if files is None else files).items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def make_settings(index_dir: Path, **overrides: Any) -> RagSettings:
+    """Settings for tests: small chunks, no ``.env`` file, explicit values only."""
+    values: dict[str, Any] = {
+        "index_dir": index_dir,
+        "collection": "test_kb",
+        "chunk_size": 300,
+        "chunk_overlap": 50,
+        "embedding_provider": "local",
+        **overrides,
+    }
+    return RagSettings(_env_file=None, **values)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No RAG_* variable or ``.env`` of the developer leaks into a test."""
+    for name in list(os.environ):
+        if name.startswith("RAG_") or name in {"MISTRAL_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"}:
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A copy of :data:`CORPUS` in a temporary folder (tests may edit it)."""
+    return write_corpus(tmp_path / "corpus")
+
+
+@pytest.fixture
+def settings_factory(tmp_path: Path) -> Callable[..., RagSettings]:
+    """Build settings whose index lives in ``tmp_path / index_name``."""
+
+    def build(index_name: str = "index", **overrides: Any) -> RagSettings:
+        return make_settings(tmp_path / index_name, **overrides)
+
+    return build
+
+
+@pytest.fixture
+def settings(settings_factory: Callable[..., RagSettings]) -> RagSettings:
+    return settings_factory()
+
+
+@pytest.fixture
+def fake_embedder() -> HashingEmbedder:
+    return HashingEmbedder()
+
+
+@pytest.fixture(scope="session")
+def local_embedder() -> Iterator[Any]:
+    """The real all-MiniLM-L6-v2, loaded once per session."""
+    from rag.embeddings import build_embedder
+
+    yield build_embedder(RagSettings(_env_file=None, embedding_provider="local"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip tests that need ``../shared`` when it is absent."""
+    if SHARED_DIR.is_dir():
+        return
+    skip = pytest.mark.skip(reason=f"{SHARED_DIR} is absent")
+    for item in items:
+        if "shared" in item.keywords:
+            item.add_marker(skip)

@@ -1,0 +1,208 @@
+"""``python -m rag``: index, search (one question or a batch on stdin), stats, eval, errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rag.indexer
+import rag.retriever
+from rag import cli
+from tests.conftest import REPO_ROOT, HashingEmbedder
+
+
+@pytest.fixture(autouse=True)
+def _fake_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI builds its embedder from settings: build the fake one instead."""
+    monkeypatch.setattr(rag.indexer, "build_embedder", lambda settings: HashingEmbedder())
+    monkeypatch.setattr(rag.retriever, "build_embedder", lambda settings: HashingEmbedder())
+
+
+@pytest.fixture
+def index_dir(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    index = tmp_path / "cli_index"
+    assert cli.main(["index", str(corpus), "--index", str(index), "--quiet"]) == 0
+    capsys.readouterr()
+    return index
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_index_reports_what_it_did(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["index", str(corpus), "--index", str(tmp_path / "idx"), "--quiet"])
+
+    out = _one_line(capsys.readouterr().out)
+    assert code == 0
+    assert "Indexed 4 documents" in out
+    assert "0 removed" in out
+
+
+def test_index_shows_progress_on_stderr(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["index", str(corpus), "--index", str(tmp_path / "idx")])
+
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "4 documents" in captured.err
+    assert "to embed" in captured.err
+    assert "Indexed 4 documents" in _one_line(captured.out)
+
+
+def test_index_into_a_named_collection(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = str(tmp_path / "idx")
+
+    code = cli.main(["index", str(corpus), "--index", index, "--collection", "guides_kb", "--quiet"])
+
+    assert code == 0
+    assert cli.main(["search", "train", "--index", index, "--collection", "guides_kb", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["hits"]
+
+
+def test_search_json_output_shape(index_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["search", "RER C train station", "--index", str(index_dir), "-k", "2", "--json"])
+
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert result["query"] == "RER C train station"
+    assert len(result["hits"]) == 2
+    first = result["hits"][0]
+    assert {
+        "chunk_id",
+        "text",
+        "title",
+        "headings",
+        "source",
+        "sources",
+        "category",
+        "language",
+        "score",
+    } <= set(first)
+    assert first["source"] == "getting-there/transport.en.md"
+    assert isinstance(first["score"], float)
+
+
+def test_search_filters_from_the_command_line(index_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cli.main(["search", "palace", "--index", str(index_dir), "--category", "getting-there", "--json"])
+
+    hits = json.loads(capsys.readouterr().out)["hits"]
+    assert hits
+    assert {hit["category"] for hit in hits} == {"getting-there"}
+
+
+def test_batch_search_from_stdin_writes_one_json_object_per_line(
+    index_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("RER C train\n\n   \npassport ticket price\n"))
+
+    code = cli.main(["search", "--index", str(index_dir), "-k", "3"])
+
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0
+    results = [json.loads(line) for line in lines]
+    assert [result["query"] for result in results] == ["RER C train", "passport ticket price"]
+    for result in results:
+        assert set(result) == {"query", "hits"}
+        assert 0 < len(result["hits"]) <= 3
+        for hit in result["hits"]:
+            assert {"text", "source", "title", "score"} <= set(hit)
+    assert results[1]["hits"][0]["source"] == "plan-your-visit/tickets.en.md"
+
+
+def test_plain_search_prints_ranked_passages(index_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["search", "RER C train station", "--index", str(index_dir), "-k", "1"])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "[1]" in out
+    assert "getting-there/transport.en.md" in out
+    assert "RER C" in out
+
+
+def test_stats_shows_how_the_collection_was_built(
+    index_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # rich would otherwise wrap the table at 80 columns
+
+    code = cli.main(["stats", "--index", str(index_dir)])
+
+    [row] = [line for line in capsys.readouterr().out.splitlines() if "knowledge_base" in line]
+    cells = [cell.strip() for cell in row.strip("│┃ ").split("│")]
+    assert code == 0
+    assert cells[0] == "knowledge_base"
+    assert int(cells[1]) > 0
+    assert cells[2:] == ["4", "fake/hashing-64", "64", "en,fr", "yes"]
+
+
+def test_eval_prints_a_json_summary(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    questions = tmp_path / "questions.jsonl"
+    rows = [
+        {"id": "q1", "lang": "en", "type": "fact", "question": "RER C train station", "answers": [["RER C"]]},
+        {
+            "id": "q2",
+            "lang": "en",
+            "type": "fact",
+            "question": "passport ticket",
+            "answers": [["no such words"]],
+        },
+    ]
+    questions.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    out_file = tmp_path / "results.jsonl"
+
+    code = cli.main(
+        ["eval", "--questions", str(questions), "--index", str(index_dir), "--json", "--out", str(out_file)]
+    )
+
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert summary["all"]["n"] == 2
+    assert summary["all"]["all_aspects_hit"] == 0.5
+    assert len(out_file.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_search_without_an_index_exits_2_with_a_clear_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["search", "hours", "--index", str(tmp_path / "none")])
+
+    err = _one_line(capsys.readouterr().err)
+    assert code == 2
+    assert "error:" in err
+    assert "python -m rag index" in err
+
+
+def test_empty_query_exits_2(index_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["search", "  ", "--index", str(index_dir)])
+
+    assert code == 2
+    assert "query is empty" in _one_line(capsys.readouterr().err)
+
+
+def test_module_entry_point_exits_2_without_an_index(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RAG_")}
+    env["PYTHONPATH"] = str(REPO_ROOT)
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rag", "search", "hours", "--index", str(tmp_path / "none")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 2
+    assert "python -m rag index" in _one_line(done.stderr)
+    assert "Traceback" not in done.stderr

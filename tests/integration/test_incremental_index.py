@@ -1,0 +1,72 @@
+"""Re-indexing touches only the chunks of documents that changed or disappeared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rag.config import RagSettings
+from rag.indexer import index_corpus
+from rag.store import ChunkStore, open_client
+from tests.conftest import HashingEmbedder
+
+EDITED = "plan-your-visit/tickets.en.md"
+
+
+def _ids_by_source(settings: RagSettings) -> dict[str, set[str]]:
+    store = ChunkStore.open(open_client(settings), settings.collection)
+    by_source: dict[str, set[str]] = {}
+    for chunk_id, meta in store.all_metadata().items():
+        by_source.setdefault(meta["source"], set()).add(chunk_id)
+    return by_source
+
+
+def test_changing_one_document_replaces_only_its_chunks(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+    before = _ids_by_source(settings)
+    path = corpus / EDITED
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("thirty two euros", "twenty one euros"), encoding="utf-8"
+    )
+
+    report = index_corpus([corpus], settings, embedder=fake_embedder)
+
+    after = _ids_by_source(settings)
+    assert {source: ids for source, ids in after.items() if source != EDITED} == {
+        source: ids for source, ids in before.items() if source != EDITED
+    }
+    assert after[EDITED] != before[EDITED]
+    assert report.embedded == len(after[EDITED] - before[EDITED]) > 0
+    assert report.deleted == len(before[EDITED] - after[EDITED]) > 0
+
+
+def test_removing_a_file_removes_exactly_its_chunks(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+    before = _ids_by_source(settings)
+    (corpus / EDITED).unlink()
+
+    report = index_corpus([corpus], settings, embedder=fake_embedder)
+
+    assert _ids_by_source(settings) == {source: ids for source, ids in before.items() if source != EDITED}
+    assert report.deleted == len(before[EDITED])
+    assert report.embedded == 0
+
+
+def test_a_copy_under_a_new_name_only_adds_a_source(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+    ids = {i for ids in _ids_by_source(settings).values() for i in ids}
+    (corpus / "copy.md").write_text((corpus / EDITED).read_text(encoding="utf-8"), encoding="utf-8")
+
+    report = index_corpus([corpus], settings, embedder=fake_embedder)
+
+    store = ChunkStore.open(open_client(settings), settings.collection)
+    metadata = store.all_metadata()
+    assert set(metadata) == ids
+    assert report.embedded == 0
+    assert report.metadata_updated > 0
+    assert any(sorted(meta["sources"]) == ["copy.md", EDITED] for meta in metadata.values())

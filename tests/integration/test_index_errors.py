@@ -1,0 +1,83 @@
+"""Errors a user can meet with an index: each says what to do next."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag.config import RagSettings
+from rag.indexer import index_corpus
+from rag.retriever import HybridRetriever, QueryError
+from rag.store import ChunkStore, EmbeddingMismatchError, IndexMissingError, open_client
+from tests.conftest import HashingEmbedder
+
+
+def test_searching_with_another_model_says_how_to_rebuild(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+
+    with pytest.raises(EmbeddingMismatchError) as raised:
+        HybridRetriever(settings, embedder=HashingEmbedder(name="fake/other-64"))
+
+    message = str(raised.value)
+    assert "fake/hashing-64" in message
+    assert "fake/other-64" in message
+    assert "--rebuild" in message
+
+
+def test_searching_with_another_dimension_is_refused(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+
+    with pytest.raises(EmbeddingMismatchError, match="--rebuild"):
+        HybridRetriever(settings, embedder=HashingEmbedder(dimension=32))
+
+
+def test_indexing_with_another_model_is_refused_and_leaves_the_index_alone(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+    store = ChunkStore.open(open_client(settings), settings.collection)
+    ids, info = set(store.all_metadata()), store.info
+    (corpus / "plan-your-visit" / "tickets.en.md").unlink()
+
+    with pytest.raises(EmbeddingMismatchError, match="--rebuild"):
+        index_corpus([corpus], settings, embedder=HashingEmbedder(name="fake/other-64"))
+
+    assert set(store.all_metadata()) == ids
+    assert store.info == info
+
+
+def test_rebuild_switches_the_model(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+    other = HashingEmbedder(name="fake/other-64")
+
+    index_corpus([corpus], settings, embedder=other, rebuild=True)
+
+    assert HybridRetriever(settings, embedder=other).search("ticket", k=1)
+
+
+def test_missing_index_says_how_to_build_it(settings: RagSettings, fake_embedder: HashingEmbedder) -> None:
+    with pytest.raises(IndexMissingError, match="python -m rag index"):
+        HybridRetriever(settings, embedder=fake_embedder)
+
+
+def test_missing_collection_next_to_another_is_reported(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+
+    with pytest.raises(IndexMissingError, match="'other_kb'"):
+        HybridRetriever(settings, embedder=fake_embedder, collections=["test_kb", "other_kb"])
+
+
+def test_empty_query_is_refused(corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+
+    with pytest.raises(QueryError):
+        HybridRetriever(settings, embedder=fake_embedder).search("   \n ", k=3)
