@@ -78,6 +78,11 @@ class LangChainEmbedder:
         return _normalise(np.asarray(vector, dtype=np.float32))
 
 
+def embedder_name(settings: RagSettings) -> str:
+    """The name an index records for the configured model, known without loading it."""
+    return f"{settings.embedding_provider}/{settings.resolved_embedding_model}"
+
+
 def build_embedder(settings: RagSettings) -> Embedder:
     """The one place embedding models are built, from configuration."""
     provider, model = settings.embedding_provider, settings.resolved_embedding_model

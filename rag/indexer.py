@@ -16,10 +16,10 @@ import numpy as np
 from rag.chunking import DocumentChunker
 from rag.config import RagSettings
 from rag.documents import Chunk, LoadIssue
-from rag.embeddings import Embedder, build_embedder
+from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
 from rag.loaders import load_sources
-from rag.snapshot import CollectionSnapshot, snapshot_folder
+from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import ChunkStore, open_client
 
 logger = logging.getLogger(__name__)
@@ -102,45 +102,20 @@ def index_corpus(
     chunks, language_sizes, n_documents, issues, records = plan_chunks(paths, settings)
     for issue in issues:
         logger.warning("Skipped %s", issue)
-    embedder = embedder or build_embedder(settings)
+    name = embedder.name if embedder else embedder_name(settings)
     client = open_client(settings, create=True)
     if rebuild:
         _drop_collection(client, settings.collection)
-    store = ChunkStore.create(client, settings.collection, settings, embedder.name)
-    store.check_embedder(embedder.name)
+    store = ChunkStore.create(client, settings.collection, settings, name)
+    store.check_embedder(name)
 
     existing = store.all_metadata()
-    desired_meta = {chunk_id: chunk.to_metadata() for chunk_id, chunk in chunks.items()}
+    desired = {chunk_id: chunk.to_metadata() for chunk_id, chunk in chunks.items()}
     stale = sorted(set(existing) - set(chunks))
     missing = sorted(set(chunks) - set(existing))
-    changed = sorted(i for i in set(chunks) & set(existing) if existing[i] != desired_meta[i])
-
+    changed = sorted(i for i in set(chunks) & set(existing) if existing[i] != desired[i])
     languages = main_languages(language_sizes) or ["und"]
-    generation = int(store.info.get("generation", 0)) + 1
-    store.update_info(
-        generation=generation,
-        complete=False,
-        main_language=languages[0],
-        languages=",".join(languages),
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-    )
-    store.delete(stale)
-    store.update_metadata(changed, [desired_meta[i] for i in changed])
-    progress.start(n_documents, len(chunks), len(missing))
-    embed_seconds, dimension = _embed_and_upsert([chunks[i] for i in missing], embedder, store, progress)
-    progress.finish()
-    if dimension:
-        store.update_info(embedding_dimension=dimension)
-    store.update_info(complete=True, documents=n_documents)
-
-    snapshot = CollectionSnapshot.build(
-        [(chunk_id, chunk.text, desired_meta[chunk_id]) for chunk_id, chunk in chunks.items()],
-        languages[0],
-        generation,
-    )
-    snapshot.save(snapshot_folder(settings.index_dir, location_of(settings), settings.collection))
-    return IndexReport(
+    report = IndexReport(
         documents=n_documents,
         records_read=records,
         chunks=len(chunks),
@@ -149,9 +124,39 @@ def index_corpus(
         metadata_updated=len(changed),
         languages=languages,
         issues=issues,
-        seconds=time.perf_counter() - started,
-        embed_seconds=embed_seconds,
     )
+    folder = snapshot_folder(settings.index_dir, location_of(settings), settings.collection)
+    info = store.info
+    if (
+        stale
+        or missing
+        or changed
+        or not info.get("complete")
+        or info.get("languages") != ",".join(languages)
+    ):
+        generation = int(info.get("generation", 0)) + 1
+        store.update_info(
+            generation=generation,
+            complete=False,
+            main_language=languages[0],
+            languages=",".join(languages),
+            chunk_size=settings.chunk_size,
+            chunk_overlap=settings.chunk_overlap,
+        )
+        store.delete(stale)
+        store.update_metadata(changed, [desired[i] for i in changed])
+        progress.start(n_documents, len(chunks), len(missing))
+        if missing:
+            embedder = embedder or build_embedder(settings)
+            report.embed_seconds = _embed_and_upsert([chunks[i] for i in missing], embedder, store, progress)
+        progress.finish()
+        store.update_info(complete=True, documents=n_documents)
+        records_now = [(i, chunk.text, desired[i]) for i, chunk in chunks.items()]
+        CollectionSnapshot.build(records_now, languages[0], generation).save(folder)
+    else:
+        load_fresh_snapshot(store, folder)
+    report.seconds = time.perf_counter() - started
+    return report
 
 
 def _drop_collection(client: Any, name: str) -> None:
@@ -163,9 +168,12 @@ def _drop_collection(client: Any, name: str) -> None:
 
 def _embed_and_upsert(
     chunks: list[Chunk], embedder: Embedder, store: ChunkStore, progress: IndexProgress
-) -> tuple[float, int | None]:
-    """Embed in groups while the previous group is written, so Chroma I/O hides behind the model."""
-    embed_seconds, dimension = 0.0, None
+) -> float:
+    """Embed in groups while the previous group is written, so Chroma I/O hides behind the model.
+
+    Returns the seconds spent embedding; the index records the vectors' dimension.
+    """
+    embed_seconds = 0.0
     pending: Future[None] | None = None
     with ThreadPoolExecutor(max_workers=1) as writer:
         for start in range(0, len(chunks), EMBED_GROUP):
@@ -173,16 +181,17 @@ def _embed_and_upsert(
             tick = time.perf_counter()
             vectors = embedder.embed_documents([chunk.embedding_text for chunk in group])
             embed_seconds += time.perf_counter() - tick
-            dimension = int(vectors.shape[1])
             if start == 0:
+                dimension = int(vectors.shape[1])
                 store.check_embedder(embedder.name, dimension)
+                store.update_info(embedding_dimension=dimension)
             if pending is not None:
                 pending.result()
             pending = writer.submit(_write_group, store, group, vectors)
             progress.advance(len(group))
         if pending is not None:
             pending.result()
-    return embed_seconds, dimension
+    return embed_seconds
 
 
 def _write_group(store: ChunkStore, group: list[Chunk], vectors: np.ndarray) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+from rag.boilerplate import strip_repeated_passages
 from rag.cleaning import clean_text, content_key
 from rag.documents import Document, LoadIssue
 
@@ -41,7 +42,7 @@ def load_sources(paths: Iterable[Path]) -> LoadResult:
         for file in _iter_files(root):
             relative = file.relative_to(root) if root.is_dir() else Path(file.name)
             _load_file(file, relative, result)
-    result.documents = deduplicate(result.documents)
+    result.documents = strip_repeated_passages(deduplicate(result.documents))
     return result
 
 

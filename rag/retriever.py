@@ -11,7 +11,7 @@ import numpy as np
 from rag.config import RagSettings
 from rag.context import Neighbour, widen
 from rag.documents import SearchHit
-from rag.embeddings import Embedder, build_embedder
+from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.filters import SearchFilters
 from rag.fusion import reciprocal_rank_fusion
 from rag.indexer import location_of
@@ -103,6 +103,8 @@ class HybridRetriever:
         client = open_client(self.settings)
         names = list(collections or [self.settings.collection])
         stores = [ChunkStore.open(client, name) for name in names]
+        for store in stores:
+            store.check_embedder(embedder.name if embedder else embedder_name(self.settings))
         self.embedder = embedder or build_embedder(self.settings)
         dimension = int(self.embedder.embed_query("dimension probe").shape[0])
         for store in stores:

@@ -22,6 +22,8 @@ def _fake_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI builds its embedder from settings: build the fake one instead."""
     monkeypatch.setattr(rag.indexer, "build_embedder", lambda settings: HashingEmbedder())
     monkeypatch.setattr(rag.retriever, "build_embedder", lambda settings: HashingEmbedder())
+    monkeypatch.setattr(rag.indexer, "embedder_name", lambda settings: "fake/hashing-64")
+    monkeypatch.setattr(rag.retriever, "embedder_name", lambda settings: "fake/hashing-64")
 
 
 @pytest.fixture

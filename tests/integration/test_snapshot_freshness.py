@@ -27,7 +27,12 @@ def test_indexing_saves_a_snapshot_of_the_current_generation(
 ) -> None:
     index_corpus([corpus], settings, embedder=fake_embedder)
     index_corpus([corpus], settings, embedder=fake_embedder)
+    store = ChunkStore.open(open_client(settings), settings.collection)
+    assert _generation_on_disk(settings) == store.info["generation"] == 1, "unchanged run: same generation"
 
+    first = sorted(corpus.rglob("*.md"))[0]
+    first.write_text(first.read_text(encoding="utf-8") + "\n\nA new paragraph about opening hours.\n")
+    index_corpus([corpus], settings, embedder=fake_embedder)
     store = ChunkStore.open(open_client(settings), settings.collection)
     assert _generation_on_disk(settings) == store.info["generation"] == 2
 
