@@ -52,6 +52,7 @@ class RagSettings(BaseSettings):
     passage_chars: int = Field(
         1100, ge=100, description="A hit grows with its neighbour chunks up to this many characters."
     )
+    query_expansion: bool = Field(True, description="Add corpus-language glossary terms to BM25.")
     rerank: bool = Field(True, description="Apply the reranking step after fusion.")
     rerank_depth: int = Field(30, ge=1, description="Fused candidates the reranker looks at.")
     coverage_weight: float = Field(1.0, ge=0.0, description="Weight of query-term coverage.")

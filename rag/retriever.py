@@ -15,6 +15,8 @@ from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.filters import SearchFilters
 from rag.fusion import reciprocal_rank_fusion
 from rag.indexer import location_of
+from rag.language import detect_language
+from rag.query_expansion import expand_query, load_glossary
 from rag.rerank import Reranker
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import ChunkStore, open_client
@@ -142,11 +144,25 @@ class HybridRetriever:
             raise QueryError("The query is empty: type a question or a few keywords.")
         query = query[:MAX_QUERY_CHARS]
         vector = self.embedder.embed_query(query)
-        hits = self._fused(query, vector, filters or SearchFilters(), max(self.settings.candidates, k))
-        ordered = self.reranker.rerank(hits, lambda pool: self._coverage(query, pool))
+        lexical = self._lexical_queries(query)
+        hits = self._fused(lexical, vector, filters or SearchFilters(), max(self.settings.candidates, k))
+        ordered = self.reranker.rerank(hits, lambda pool: self._coverage(lexical, pool))
         return widen(ordered, k, self.settings.passage_chars, self._neighbours)
 
-    def _fused(self, query: str, vector: np.ndarray, filters: SearchFilters, n: int) -> list[SearchHit]:
+    def _lexical_queries(self, query: str) -> dict[str, str]:
+        """The BM25 query of each collection: expanded into its language when they differ."""
+        if not self.settings.query_expansion:
+            return {searcher.name: query for searcher in self.collections}
+        language = detect_language(query)
+        glossary = load_glossary()
+        return {
+            searcher.name: expand_query(query, language, searcher.snapshot.bm25.language, glossary)
+            for searcher in self.collections
+        }
+
+    def _fused(
+        self, lexical: dict[str, str], vector: np.ndarray, filters: SearchFilters, n: int
+    ) -> list[SearchHit]:
         """BM25 and dense rankings of every collection, fused by reciprocal rank."""
         rankings: dict[str, list[str]] = {}
         weights: dict[str, float] = {}
@@ -154,7 +170,7 @@ class HybridRetriever:
         owners: dict[str, CollectionSearcher] = {}
         for searcher in self.collections:
             stages = {
-                "bm25": (searcher.lexical(query, n, filters), self.settings.bm25_weight),
+                "bm25": (searcher.lexical(lexical[searcher.name], n, filters), self.settings.bm25_weight),
                 "dense": (searcher.dense(vector, n, filters), self.settings.dense_weight),
             }
             for stage, (ranked, weight) in stages.items():
@@ -175,12 +191,14 @@ class HybridRetriever:
     def _neighbours(self, hit: SearchHit) -> tuple[Neighbour | None, Neighbour | None]:
         return next(s for s in self.collections if s.name == hit.collection).neighbours(hit)
 
-    def _coverage(self, query: str, hits: list[SearchHit]) -> list[float]:
+    def _coverage(self, lexical: dict[str, str], hits: list[SearchHit]) -> list[float]:
         """Query-term coverage of each hit, computed by the BM25 index of its collection."""
         shares = [0.0] * len(hits)
         for searcher in self.collections:
             mine = [i for i, hit in enumerate(hits) if hit.collection == searcher.name]
             positions = [searcher.position[hits[i].chunk_id] for i in mine]
-            for i, share in zip(mine, searcher.snapshot.bm25.coverage(query, positions), strict=True):
+            for i, share in zip(
+                mine, searcher.snapshot.bm25.coverage(lexical[searcher.name], positions), strict=True
+            ):
                 shares[i] = share
         return shares
