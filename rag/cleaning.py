@@ -11,15 +11,30 @@ _EMPTY_HEADING = re.compile(r"^\s*#{1,6}\s*$", re.MULTILINE)
 _EXTRACTOR_BANNER = re.compile(r"^\s*\*?Extracted with [^\n]*\*?\s*$", re.MULTILINE | re.IGNORECASE)
 _HORIZONTAL_RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", re.MULTILINE)
 _EMPTY_BULLET = re.compile(r"^\s*[-*+]\s*[^\w\s]?\s*$", re.MULTILINE)
+_INLINE_LINK_TARGET = re.compile(r"\s*\((?:https?://|www\.)[^)\s]*\)")
+_MARKDOWN_LINK = re.compile(r"\[([^\]\n]+)\]\((?:https?://|www\.|/|#)[^)\s]*\)")
+_EMPTY_PARENTHESES = re.compile(r"\s*\(\s*\)")
 _TRAILING_SPACES = re.compile(r"[ \t]+$", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 
 
 def clean_text(text: str) -> str:
-    """Strip image placeholders, empty headings and bullets, banners and rules; fold blank runs."""
+    """Strip image placeholders, link targets, empty headings and bullets, banners and rules.
+
+    A scraped page writes every link as ``anchor (https://...)``: the anchor text is content, the
+    target is not (the page's own URL is the citation), and it took a fifth of the corpus.
+    """
     text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\u00a0", " ")
-    for pattern in (_HTML_COMMENT, _EXTRACTOR_BANNER, _EMPTY_HEADING, _HORIZONTAL_RULE):
+    text = _MARKDOWN_LINK.sub(r"\1", text)
+    for pattern in (
+        _HTML_COMMENT,
+        _INLINE_LINK_TARGET,
+        _EMPTY_PARENTHESES,
+        _EXTRACTOR_BANNER,
+        _EMPTY_HEADING,
+        _HORIZONTAL_RULE,
+    ):
         text = pattern.sub("", text)
     text = _EMPTY_BULLET.sub("", text)
     text = _TRAILING_SPACES.sub("", text)

@@ -56,6 +56,9 @@ class RagSettings(BaseSettings):
     rerank: bool = Field(True, description="Apply the reranking step after fusion.")
     rerank_depth: int = Field(30, ge=1, description="Fused candidates the reranker looks at.")
     coverage_weight: float = Field(1.0, ge=0.0, description="Weight of query-term coverage.")
+    answer_type_weight: float = Field(
+        0.3, ge=0.0, description="Bonus for passages holding the kind of value asked (date, price...)."
+    )
     duplicate_threshold: float = Field(
         0.8, gt=0.0, le=1.0, description="Word overlap above which a hit is a near-duplicate."
     )

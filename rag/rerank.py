@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rag.answer_types import expected_types, type_match
 from rag.documents import SearchHit
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -38,21 +39,27 @@ class Reranker:
         depth: int = 30,
         coverage_weight: float = 1.0,
         duplicate_threshold: float = 0.8,
+        answer_type_weight: float = 0.0,
     ) -> None:
+        self.answer_type_weight = answer_type_weight
         self.enabled = enabled
         self.depth = depth
         self.coverage_weight = coverage_weight
         self.duplicate_threshold = duplicate_threshold
 
-    def rerank(self, hits: list[SearchHit], coverage: Coverage) -> list[SearchHit]:
+    def rerank(self, hits: list[SearchHit], coverage: Coverage, query: str = "") -> list[SearchHit]:
         """The best hits, best first, near-duplicates removed (fused order when disabled)."""
         if not self.enabled or not hits:
             return hits
         pool = hits[: self.depth]
         top = max(hit.score for hit in pool) or 1.0
+        kinds = expected_types(query)
         for hit, share in zip(pool, coverage(pool), strict=True):
             hit.scores["coverage"] = share
             hit.score = hit.score / top + self.coverage_weight * share
+            if kinds:
+                hit.scores["answer_type"] = type_match(kinds, hit.text)
+                hit.score += self.answer_type_weight * hit.scores["answer_type"]
             hit.scores["rerank"] = hit.score
         pool.sort(key=lambda hit: -hit.score)
         return self._distinct(pool)

@@ -125,6 +125,7 @@ class HybridRetriever:
             depth=self.settings.rerank_depth,
             coverage_weight=self.settings.coverage_weight,
             duplicate_threshold=self.settings.duplicate_threshold,
+            answer_type_weight=self.settings.answer_type_weight,
         )
 
     @property
@@ -146,7 +147,9 @@ class HybridRetriever:
         vector = self.embedder.embed_query(query)
         lexical = self._lexical_queries(query)
         hits = self._fused(lexical, vector, filters or SearchFilters(), max(self.settings.candidates, k))
-        ordered = self.reranker.rerank(hits, lambda pool: self._coverage(lexical, pool))
+        ordered = self.reranker.rerank(
+            hits, lambda pool: self._coverage(lexical, pool), " ".join(set(lexical.values()))
+        )
         return widen(ordered, k, self.settings.passage_chars, self._neighbours)
 
     def _lexical_queries(self, query: str) -> dict[str, str]:

@@ -1,0 +1,97 @@
+"""Expected answer types: a question asking "when" is answered by a passage holding a date.
+
+Visitor questions mostly ask for hours, prices, dates, counts, distances and areas. When the
+(expanded) query asks for one of these, passages that contain a value of that type are preferred
+over passages that only repeat the question's words. Cues are French and English because the
+lexical query already carries the corpus-language glossary terms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag.cleaning import fold_accents
+
+
+@dataclass(frozen=True)
+class AnswerType:
+    """A kind of value: the query words that ask for it, and what it looks like in a passage."""
+
+    name: str
+    cues: re.Pattern[str]
+    value: re.Pattern[str]
+
+
+def _words(*stems: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(stems) + r")", re.IGNORECASE)
+
+
+_NUMBER_WORDS = r"(?:deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|cent|mille)"
+_DATE_CUES = (
+    "date", "quand", "annee", "depuis quand", "inaugur", "achev", "fonde", "construi",
+    "when", "year", "since when", "built", "founded", "inaugurat", "reopen", "reouvert",
+)  # fmt: skip
+ANSWER_TYPES = (
+    AnswerType(
+        "date",
+        _words(
+            "date",
+            "quand",
+            "annee",
+            "depuis quand",
+            "inaugur",
+            "achev",
+            "fonde",
+            "construi",
+            "when",
+            "year",
+            "since when",
+            "built",
+            "founded",
+            "inaugurat",
+            "reopen",
+            "reouvert",
+        ),
+        re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"),
+    ),
+    AnswerType(
+        "count",
+        _words("nombre", "combien", "capacite", "places", "how many", "number of", "capacity"),
+        re.compile(rf"\b\d[\d  .]*\b|\b{_NUMBER_WORDS}\b"),
+    ),
+    AnswerType(
+        "price",
+        _words("tarif", "prix", "cout", "payant", "payer", "price", "cost", "how much", "fee"),
+        re.compile(r"\d+(?:[.,]\d+)? ?(?:€|euros?)|\bgratuit"),
+    ),
+    AnswerType(
+        "hours",
+        _words("horaire", "heure", "ouvert", "ferme", "opening", "hours", "what time"),
+        re.compile(r"\b\d{1,2} ?h ?\d{0,2}\b|\b\d{1,2}:\d{2}\b"),
+    ),
+    AnswerType(
+        "distance",
+        _words("distance", "loin", "how far", "kilometre"),
+        re.compile(r"\d+(?:[.,]\d+)? ?(?:km|kilometres?|metres?|m)\b"),
+    ),
+    AnswerType(
+        "area",
+        _words("superficie", "surface", "taille", "area", "how big", "size"),
+        re.compile(r"\d+(?:[.,]\d+)? ?(?:hectares?|ha|m2|m²|km2|km²|metres carres)"),
+    ),
+)
+
+
+def expected_types(query: str) -> list[AnswerType]:
+    """The answer types ``query`` asks for (possibly none)."""
+    folded = fold_accents(query)
+    return [kind for kind in ANSWER_TYPES if kind.cues.search(folded)]
+
+
+def type_match(kinds: list[AnswerType], text: str) -> float:
+    """Share of the expected types for which ``text`` holds a value (0 when none expected)."""
+    if not kinds:
+        return 0.0
+    folded = fold_accents(text)
+    return sum(1 for kind in kinds if kind.value.search(folded)) / len(kinds)
