@@ -35,24 +35,7 @@ _DATE_CUES = (
 ANSWER_TYPES = (
     AnswerType(
         "date",
-        _words(
-            "date",
-            "quand",
-            "annee",
-            "depuis quand",
-            "inaugur",
-            "achev",
-            "fonde",
-            "construi",
-            "when",
-            "year",
-            "since when",
-            "built",
-            "founded",
-            "inaugurat",
-            "reopen",
-            "reouvert",
-        ),
+        _words(*_DATE_CUES),
         re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"),
     ),
     AnswerType(
@@ -67,8 +50,8 @@ ANSWER_TYPES = (
     ),
     AnswerType(
         "hours",
-        _words("horaire", "heure", "ouvert", "ferme", "opening", "hours", "what time"),
-        re.compile(r"\b\d{1,2} ?h ?\d{0,2}\b|\b\d{1,2}:\d{2}\b"),
+        _words("horaire", "heure", "ouvert", "fermeture", "ferme-t", "opening", "hours", "what time"),
+        re.compile(r"\b\d{1,2} ?h(?:eures?)? ?\d{0,2}\b|\b\d{1,2}:\d{2}\b"),
     ),
     AnswerType(
         "distance",

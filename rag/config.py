@@ -45,19 +45,19 @@ class RagSettings(BaseSettings):
     hnsw_ef_search: int = Field(200, ge=10)
     hnsw_max_neighbors: int = Field(32, ge=4)
 
-    candidates: int = Field(40, ge=1, description="Hits taken from each retriever before fusion.")
+    candidates: int = Field(60, ge=1, description="Hits taken from each retriever before fusion.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant.")
     bm25_weight: float = Field(1.0, ge=0.0, description="Weight of the BM25 list in fusion.")
-    dense_weight: float = Field(1.0, ge=0.0, description="Weight of the dense list in fusion.")
+    dense_weight: float = Field(0.5, ge=0.0, description="Weight of the dense list in fusion.")
     passage_chars: int = Field(
         1100, ge=100, description="A hit grows with its neighbour chunks up to this many characters."
     )
     query_expansion: bool = Field(True, description="Add corpus-language glossary terms to BM25.")
     rerank: bool = Field(True, description="Apply the reranking step after fusion.")
-    rerank_depth: int = Field(30, ge=1, description="Fused candidates the reranker looks at.")
+    rerank_depth: int = Field(20, ge=1, description="Fused candidates the reranker looks at.")
     coverage_weight: float = Field(1.0, ge=0.0, description="Weight of query-term coverage.")
     answer_type_weight: float = Field(
-        0.3, ge=0.0, description="Bonus for passages holding the kind of value asked (date, price...)."
+        0.6, ge=0.0, description="Bonus for passages holding the kind of value asked (date, price...)."
     )
     duplicate_threshold: float = Field(
         0.8, gt=0.0, le=1.0, description="Word overlap above which a hit is a near-duplicate."

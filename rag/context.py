@@ -28,7 +28,11 @@ Neighbours = Callable[[SearchHit], tuple[Neighbour | None, Neighbour | None]]
 def join_overlapping(first: str, second: str, max_overlap: int = 400) -> str:
     """Concatenate two consecutive chunks, dropping the text they share at the seam."""
     for size in range(min(max_overlap, len(first), len(second)), 0, -1):
-        if first.endswith(second[:size]):
+        if not first.endswith(second[:size]):
+            continue
+        starts_word = size == len(first) or not (first[-size - 1].isalnum() and first[-size].isalnum())
+        ends_word = size == len(second) or not (second[size - 1].isalnum() and second[size].isalnum())
+        if starts_word and ends_word:
             return first + second[size:]
     return f"{first}\n{second}"
 

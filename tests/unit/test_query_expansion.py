@@ -1,0 +1,106 @@
+"""Glossary lookup and cross-language query expansion."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rag.query_expansion import DEFAULT_GLOSSARY, Concept, Glossary, expand_query, load_glossary
+
+
+def make_glossary() -> Glossary:
+    return Glossary(
+        [
+            Concept(
+                {
+                    "fr": ("horaires",),
+                    "en": ("opening hours",),
+                    "ja": ("営業時間",),
+                    "de": ("offnungszeiten",),
+                }
+            ),
+            Concept({"fr": ("visite guidee",), "en": ("tour",)}),
+            Concept({"fr": ("billet", "tarif"), "en": ("ticket",), "zh": ("门票",)}),
+        ]
+    )
+
+
+def test_translate_finds_a_latin_term_and_returns_target_terms() -> None:
+    assert make_glossary().translate("What are the opening hours?", ["en"], "fr") == ["horaires"]
+
+
+def test_translate_returns_every_target_term_of_a_concept() -> None:
+    assert make_glossary().translate("one ticket please", ["en"], "fr") == ["billet", "tarif"]
+
+
+def test_translate_requires_word_boundaries_for_latin_languages() -> None:
+    assert make_glossary().translate("tourist information", ["en"], "fr") == []
+
+
+def test_translate_matches_a_term_followed_by_punctuation() -> None:
+    assert make_glossary().translate("Is there a tour?", ["en"], "fr") == ["visite guidee"]
+
+
+def test_translate_folds_accents_and_case_of_the_query() -> None:
+    assert make_glossary().translate("Öffnungszeiten", ["de"], "fr") == ["horaires"]
+
+
+def test_translate_uses_substrings_for_japanese() -> None:
+    assert make_glossary().translate("ヴェルサイユ宮殿の営業時間は?", ["ja"], "fr") == ["horaires"]
+
+
+def test_translate_uses_substrings_for_chinese() -> None:
+    assert make_glossary().translate("凡尔赛宫门票多少钱", ["zh"], "fr") == ["billet", "tarif"]
+
+
+def test_translate_skips_the_target_language() -> None:
+    assert make_glossary().translate("horaires", ["fr"], "fr") == []
+
+
+def test_translate_lists_a_term_once() -> None:
+    glossary = Glossary([Concept({"fr": ("horaires",), "en": ("opening hours", "hours")})])
+
+    assert glossary.translate("opening hours", ["en"], "fr") == ["horaires"]
+
+
+def test_load_reads_concepts_and_folds_accents(tmp_path: Path) -> None:
+    path = tmp_path / "glossary.json"
+    path.write_text(json.dumps({"concepts": [{"fr": ["Château"], "en": ["palace"]}]}), encoding="utf-8")
+
+    glossary = Glossary.load(path)
+
+    assert glossary.translate("Where is the palace?", ["en"], "fr") == ["chateau"]
+
+
+def test_load_glossary_returns_none_for_a_missing_file(tmp_path: Path) -> None:
+    assert load_glossary(tmp_path / "absent.json") is None
+
+
+def test_expand_query_is_unchanged_when_language_is_the_target() -> None:
+    assert expand_query("horaires du château", "fr", "fr", make_glossary()) == "horaires du château"
+
+
+def test_expand_query_is_unchanged_without_a_glossary() -> None:
+    assert expand_query("opening hours", "en", "fr", None) == "opening hours"
+
+
+def test_expand_query_is_unchanged_when_nothing_matches() -> None:
+    assert expand_query("where is the toilet", "en", "fr", make_glossary()) == "where is the toilet"
+
+
+def test_expand_query_appends_target_terms() -> None:
+    assert expand_query("opening hours?", "en", "fr", make_glossary()) == "opening hours? horaires"
+
+
+def test_expand_query_also_looks_up_english_terms_in_other_languages() -> None:
+    expanded = expand_query("Wo kauft man ein ticket?", "de", "fr", make_glossary())
+
+    assert expanded == "Wo kauft man ein ticket? billet tarif"
+
+
+def test_shipped_glossary_maps_opening_hours_to_french() -> None:
+    glossary = load_glossary()
+
+    assert DEFAULT_GLOSSARY.exists()
+    assert glossary is not None
+    assert any("horaire" in term for term in glossary.translate("opening hours", ["en"], "fr"))
