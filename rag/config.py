@@ -45,6 +45,9 @@ class RagSettings(BaseSettings):
     hnsw_ef_search: int = Field(200, ge=10)
     hnsw_max_neighbors: int = Field(32, ge=4)
 
+    freshness_check_seconds: float = Field(
+        2.0, ge=0.0, description="How often a long-lived retriever checks for a re-indexed collection."
+    )
     candidates: int = Field(60, ge=1, description="Hits taken from each retriever before fusion.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant.")
     bm25_weight: float = Field(1.0, ge=0.0, description="Weight of the BM25 list in fusion.")

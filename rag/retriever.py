@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -70,9 +71,12 @@ class CollectionSearcher:
         """Chroma nearest neighbours as (chunk id, cosine similarity), filtered like BM25."""
         mask = self.allowed(filters)
         if mask is None:
-            return self.store.query(vector, n)
-        allowed = [i for i, keep in zip(self.snapshot.ids, mask, strict=True) if keep]
-        return self.store.query(vector, n, ids=allowed)
+            found = self.store.query(vector, n)
+        else:
+            allowed = [i for i, keep in zip(self.snapshot.ids, mask, strict=True) if keep]
+            found = self.store.query(vector, n, ids=allowed)
+        # Between a re-index and the next refresh, Chroma may hold ids the snapshot lacks.
+        return [(chunk_id, score) for chunk_id, score in found if chunk_id in self.position]
 
     def hit(self, chunk_id: str) -> SearchHit:
         """A result for ``chunk_id`` with the text and metadata of the snapshot."""
@@ -102,24 +106,15 @@ class HybridRetriever:
         reranker: Reranker | None = None,
     ) -> None:
         self.settings = settings or RagSettings()
-        client = open_client(self.settings)
+        self.client = open_client(self.settings)
         names = list(collections or [self.settings.collection])
-        stores = [ChunkStore.open(client, name) for name in names]
+        stores = [ChunkStore.open(self.client, name) for name in names]
         for store in stores:
             store.check_embedder(embedder.name if embedder else embedder_name(self.settings))
         self.embedder = embedder or build_embedder(self.settings)
-        dimension = int(self.embedder.embed_query("dimension probe").shape[0])
-        for store in stores:
-            store.check_embedder(self.embedder.name, dimension)
-        location = location_of(self.settings)
-        self.collections = [
-            CollectionSearcher(
-                store.collection.name,
-                store,
-                load_fresh_snapshot(store, snapshot_folder(self.settings.index_dir, location, name)),
-            )
-            for name, store in zip(names, stores, strict=True)
-        ]
+        self.dimension = int(self.embedder.embed_query("dimension probe").shape[0])
+        self.collections = [self._searcher(store) for store in stores]
+        self._checked_at = time.monotonic()
         self.reranker = reranker or Reranker(
             enabled=self.settings.rerank,
             depth=self.settings.rerank_depth,
@@ -127,6 +122,21 @@ class HybridRetriever:
             duplicate_threshold=self.settings.duplicate_threshold,
             answer_type_weight=self.settings.answer_type_weight,
         )
+
+    def _searcher(self, store: ChunkStore) -> CollectionSearcher:
+        store.check_embedder(self.embedder.name, self.dimension)
+        name = store.collection.name
+        folder = snapshot_folder(self.settings.index_dir, location_of(self.settings), name)
+        return CollectionSearcher(name, store, load_fresh_snapshot(store, folder))
+
+    def refresh(self) -> None:
+        """Reload every collection whose Chroma generation moved (re-indexed since opened)."""
+        for i, searcher in enumerate(self.collections):
+            store = ChunkStore.open(self.client, searcher.name)
+            if int(store.info.get("generation", 0)) != searcher.snapshot.generation:
+                logger.info("Collection %s changed on disk; reloading it.", searcher.name)
+                self.collections[i] = self._searcher(store)
+        self._checked_at = time.monotonic()
 
     @property
     def languages(self) -> list[str]:
@@ -144,6 +154,8 @@ class HybridRetriever:
         if not query:
             raise QueryError("The query is empty: type a question or a few keywords.")
         query = query[:MAX_QUERY_CHARS]
+        if time.monotonic() - self._checked_at > self.settings.freshness_check_seconds:
+            self.refresh()
         vector = self.embedder.embed_query(query)
         lexical = self._lexical_queries(query)
         hits = self._fused(lexical, vector, filters or SearchFilters(), max(self.settings.candidates, k))

@@ -80,3 +80,16 @@ def test_bumped_generation_rebuilds_the_snapshot_from_chroma(
     hits = retriever.search("RER C train station", k=3)
     assert hits
     assert all(hit.source != "getting-there/transport.en.md" for hit in hits)
+
+
+def test_open_retriever_sees_a_reindex_without_restarting(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+    retriever = HybridRetriever(settings.model_copy(update={"freshness_check_seconds": 0.0}), fake_embedder)
+    assert not any("zeppelin" in hit.text for hit in retriever.search("zeppelin hangar", k=5))
+
+    (corpus / "zeppelin.md").write_text("# Zeppelin\n\nThe zeppelin hangar opens on Sundays.\n")
+    index_corpus([corpus], settings, embedder=fake_embedder)
+
+    assert any("zeppelin" in hit.text for hit in retriever.search("zeppelin hangar", k=5))
