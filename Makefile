@@ -42,10 +42,13 @@ typecheck:
 unit:
 	$(BIN)/python -m pytest
 
+## Benchmarks on the real corpus in ../shared (about 15 minutes; figures in docs/BENCHMARKS.md).
 bench: setup
-	$(BIN)/python benchmarks/retrieval_quality.py
-	$(BIN)/python benchmarks/indexing_speed.py
-	$(BIN)/python benchmarks/search_latency.py
+	$(BIN)/python -m benchmarks.retrieval_quality
+	$(BIN)/python -m benchmarks.retrieval_ablation
+	$(BIN)/python -m benchmarks.search_latency
+	$(BIN)/python -m benchmarks.hnsw_recall
+	$(BIN)/python -m benchmarks.indexing_speed
 
 clean:
 	rm -rf .rag_index .pytest_cache .mypy_cache .ruff_cache

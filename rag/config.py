@@ -38,6 +38,9 @@ class RagSettings(BaseSettings):
     openai_base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
     mistral_base_url: str | None = Field(None, validation_alias="MISTRAL_BASE_URL")
 
+    remote_timeout_seconds: float = Field(30.0, gt=0, description="Per-call timeout of remote embedders.")
+    remote_max_retries: int = Field(2, ge=0, description="Retries of a remote embedding call.")
+
     chunk_size: int = Field(700, ge=100, description="Characters per chunk (model reads ~750).")
     chunk_overlap: int = Field(100, ge=0, description="Characters shared by neighbour chunks.")
 

@@ -86,6 +86,8 @@ def embedder_name(settings: RagSettings) -> str:
 def build_embedder(settings: RagSettings) -> Embedder:
     """The one place embedding models are built, from configuration."""
     provider, model = settings.embedding_provider, settings.resolved_embedding_model
+    # The project never downloads models at run time (langchain-mistralai would fetch a tokenizer).
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if provider == "local":
         return LocalEmbedder(model, settings.embedding_batch_size)
     if provider == "mistral":
@@ -93,7 +95,13 @@ def build_embedder(settings: RagSettings) -> Embedder:
             raise EmbeddingConfigError("RAG_EMBEDDING_PROVIDER=mistral needs MISTRAL_API_KEY in .env")
         from langchain_mistralai import MistralAIEmbeddings
 
-        mistral_kwargs: dict[str, object] = {"model": model, "api_key": settings.mistral_api_key}
+        mistral_kwargs: dict[str, object] = {
+            "model": model,
+            "api_key": settings.mistral_api_key,
+            "max_retries": settings.remote_max_retries + 1,  # total attempts for this client
+            "wait_time": 2,
+            "timeout": int(settings.remote_timeout_seconds),
+        }
         if settings.mistral_base_url:
             mistral_kwargs["endpoint"] = settings.mistral_base_url
         return LangChainEmbedder(f"mistral/{model}", MistralAIEmbeddings(**mistral_kwargs))
@@ -107,6 +115,8 @@ def build_embedder(settings: RagSettings) -> Embedder:
             "api_key": settings.openai_api_key,
             "chunk_size": settings.embedding_batch_size,
             "check_embedding_ctx_length": False,
+            "max_retries": settings.remote_max_retries,
+            "timeout": settings.remote_timeout_seconds,
         }
         if settings.openai_base_url:
             openai_kwargs["base_url"] = settings.openai_base_url
