@@ -88,7 +88,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     for rank, hit in enumerate(hits, 1):
         where = " > ".join(p for p in (hit.title, hit.headings) if p)
         console.rule(f"[{rank}] {where}")
-        console.print(f"[dim]{hit.source}  score {hit.score:.4f}  {hit.scores}[/]")
+        stages = ", ".join(f"{name} {value:.2f}" for name, value in hit.scores.items())
+        console.print(f"[dim]{hit.source}  score {hit.score:.3f} ({stages})[/]", markup=True)
         console.print(hit.text, markup=False)
     return 0
 

@@ -65,6 +65,9 @@ class RagSettings(BaseSettings):
     answer_type_weight: float = Field(
         0.6, ge=0.0, description="Bonus for passages holding the kind of value asked (date, price...)."
     )
+    same_language_weight: float = Field(
+        0.3, ge=0.0, description="Bonus for passages in the visitor's language (bilingual corpora)."
+    )
     duplicate_threshold: float = Field(
         0.8, gt=0.0, le=1.0, description="Word overlap above which a hit is a near-duplicate."
     )

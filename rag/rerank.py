@@ -40,15 +40,23 @@ class Reranker:
         coverage_weight: float = 1.0,
         duplicate_threshold: float = 0.8,
         answer_type_weight: float = 0.0,
+        same_language_weight: float = 0.0,
     ) -> None:
         self.answer_type_weight = answer_type_weight
+        self.same_language_weight = same_language_weight
         self.enabled = enabled
         self.depth = depth
         self.coverage_weight = coverage_weight
         self.duplicate_threshold = duplicate_threshold
 
-    def rerank(self, hits: list[SearchHit], coverage: Coverage, query: str = "") -> list[SearchHit]:
-        """The best hits, best first, near-duplicates removed (fused order when disabled)."""
+    def rerank(
+        self, hits: list[SearchHit], coverage: Coverage, query: str = "", language: str = ""
+    ) -> list[SearchHit]:
+        """The best hits, best first, near-duplicates removed (fused order when disabled).
+
+        ``query`` is the lexical query (for answer types); a hit written in ``language``, the
+        visitor's, gets a small bonus so a bilingual corpus answers in the visitor's language.
+        """
         if not self.enabled or not hits:
             return hits
         pool = hits[: self.depth]
@@ -57,6 +65,8 @@ class Reranker:
         for hit, share in zip(pool, coverage(pool), strict=True):
             hit.scores["coverage"] = share
             hit.score = hit.score / top + self.coverage_weight * share
+            if language and hit.language == language:
+                hit.score += self.same_language_weight
             if kinds:
                 hit.scores["answer_type"] = type_match(kinds, hit.text)
                 hit.score += self.answer_type_weight * hit.scores["answer_type"]

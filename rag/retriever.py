@@ -121,6 +121,7 @@ class HybridRetriever:
             coverage_weight=self.settings.coverage_weight,
             duplicate_threshold=self.settings.duplicate_threshold,
             answer_type_weight=self.settings.answer_type_weight,
+            same_language_weight=self.settings.same_language_weight,
         )
 
     def _searcher(self, store: ChunkStore) -> CollectionSearcher:
@@ -157,18 +158,21 @@ class HybridRetriever:
         if time.monotonic() - self._checked_at > self.settings.freshness_check_seconds:
             self.refresh()
         vector = self.embedder.embed_query(query)
-        lexical = self._lexical_queries(query)
+        language = detect_language(query)
+        lexical = self._lexical_queries(query, language)
         hits = self._fused(lexical, vector, filters or SearchFilters(), max(self.settings.candidates, k))
         ordered = self.reranker.rerank(
-            hits, lambda pool: self._coverage(lexical, pool), " ".join(set(lexical.values()))
+            hits,
+            lambda pool: self._coverage(lexical, pool),
+            " ".join(set(lexical.values())),
+            language,
         )
         return widen(ordered, k, self.settings.passage_chars, self._neighbours)
 
-    def _lexical_queries(self, query: str) -> dict[str, str]:
+    def _lexical_queries(self, query: str, language: str) -> dict[str, str]:
         """The BM25 query of each collection: expanded into its language when they differ."""
         if not self.settings.query_expansion:
             return {searcher.name: query for searcher in self.collections}
-        language = detect_language(query)
         glossary = load_glossary()
         return {
             searcher.name: expand_query(query, language, searcher.snapshot.bm25.language, glossary)

@@ -44,6 +44,15 @@ def test_obvious_question_finds_its_page_in_the_top_3(
     assert any(source.startswith(expected) for source in sources), sources
 
 
+@pytest.mark.parametrize(
+    ("question", "language"), [(q, "fr" if i % 2 == 0 else "en") for i, (q, _) in enumerate(QUESTIONS)]
+)
+def test_the_best_passage_is_in_the_visitors_language(
+    retriever: HybridRetriever, question: str, language: str
+) -> None:
+    assert retriever.search(question, k=1)[0].language == language
+
+
 def test_the_corpus_is_indexed_in_french_and_english(retriever: HybridRetriever) -> None:
     assert set(retriever.languages) == {"en", "fr"}
 
