@@ -1,0 +1,138 @@
+"""``python -m agents``: ask, chat and eval; it renders the service's events and nothing else."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+console = Console()
+errors = Console(stderr=True)
+
+
+def _service(args: argparse.Namespace) -> Any:
+    from agents.service import AgentService
+    from rag.config import RagSettings
+
+    rag_settings = RagSettings(index_dir=Path(args.index)) if args.index else RagSettings()
+    service = AgentService(rag_settings=rag_settings)
+    if service.offline and not getattr(args, "json", False):
+        errors.print(
+            "[yellow]Using the built-in offline model[/] (extractive answers, no API key). "
+            "Set MISTRAL_API_KEY or OPENAI_API_KEY in .env for a full LLM."
+        )
+    return service
+
+
+def _print_answer(final: Any, trace: bool) -> None:
+    console.print(final.answer, markup=False)
+    for source in final.sources:
+        console.print(f"[dim][{source['number']}] {source['title']} — {source['url']}[/]")
+    if trace:
+        for event in final.trace:
+            console.print(f"[dim]{json.dumps(event, ensure_ascii=False)}[/]", markup=False)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from agents.events import ErrorOccurred, FinalAnswer
+
+    service = _service(args)
+    result = service.ask(args.question, args.thread or f"cli-{uuid.uuid4().hex[:8]}")
+    if isinstance(result, ErrorOccurred):
+        errors.print(f"[red]error:[/] {result.message}")
+        return 2
+    assert isinstance(result, FinalAnswer)
+    if args.json:
+        print(json.dumps(result.model_dump(exclude={"type"}), ensure_ascii=False))
+    else:
+        _print_answer(result, args.trace)
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    from agents.events import AnswerToken, ErrorOccurred, FinalAnswer, ToolCalled
+
+    service = _service(args)
+    thread = args.thread or f"chat-{uuid.uuid4().hex[:8]}"
+    console.print(f"Thread {thread}. Ask about your visit; an empty line quits.")
+    for line in sys.stdin:
+        question = line.strip()
+        if not question:
+            break
+        streamed = False
+        for event in service.stream(question, thread):
+            if isinstance(event, ToolCalled) and args.trace:
+                console.print(f"[dim]→ {event.tool} {json.dumps(event.args, ensure_ascii=False)}[/]")
+            elif isinstance(event, AnswerToken):
+                console.print(event.text, end="", markup=False)
+                streamed = True
+            elif isinstance(event, ErrorOccurred):
+                errors.print(f"[red]error:[/] {event.message}")
+            elif isinstance(event, FinalAnswer):
+                if streamed:
+                    console.print()
+                    for source in event.sources:
+                        console.print(f"[dim][{source['number']}] {source['title']} — {source['url']}[/]")
+                else:
+                    _print_answer(event, args.trace)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from agents.evaluate import evaluate, summarise
+    from rag.evaluate import read_jsonl
+
+    service = _service(args)
+    rows = evaluate(read_jsonl(Path(args.questions)), service.ask)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    console.print_json(json.dumps(summarise(rows)))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Argument parser for every sub-command."""
+    parser = argparse.ArgumentParser(prog="python -m agents", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    ask = sub.add_parser("ask", help="answer one question")
+    ask.add_argument("question")
+    ask.add_argument("--thread", help="conversation id (default: a new one)")
+    ask.add_argument("--index", help="knowledge-base index folder")
+    ask.add_argument("--trace", action="store_true", help="print what the agent did")
+    ask.add_argument("--json", action="store_true", help="print one JSON object")
+    ask.set_defaults(handler=cmd_ask)
+    chat = sub.add_parser("chat", help="a conversation on stdin")
+    chat.add_argument("--thread")
+    chat.add_argument("--index")
+    chat.add_argument("--trace", action="store_true")
+    chat.set_defaults(handler=cmd_chat)
+    ev = sub.add_parser("eval", help="run a question file through the agent")
+    ev.add_argument("--questions", required=True)
+    ev.add_argument("--index")
+    ev.add_argument("--out", help="one JSON line per question")
+    ev.set_defaults(handler=cmd_eval)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one sub-command; configuration and index errors print one line and exit 2."""
+    import logging
+
+    from agents.llm import ProviderError
+    from rag.errors import USER_ERRORS
+
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    try:
+        return int(args.handler(args))
+    except (*USER_ERRORS, ProviderError) as error:  # type: ignore[misc]
+        errors.print(f"[red]error:[/] {error}")
+        return 2

@@ -1,0 +1,35 @@
+"""What the nodes need, built once per service and passed to the node factories."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from agents.tools.knowledge_base import KnowledgeBaseResult
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+Search = Callable[[str], KnowledgeBaseResult]
+
+
+@dataclass
+class AgentDeps:
+    """The chat model, the tools, direct knowledge-base search and query embedding."""
+
+    llm: BaseChatModel
+    tools: list[BaseTool]
+    search: Search
+    embed: Embed
+    kb_language: str = "fr"
+    max_rounds: int = 3
+    duplicate_query_threshold: float = 0.85
+
+
+def trace_event(node: str, started: float, **fields: Any) -> dict[str, Any]:
+    """One trace entry: the node, its duration in milliseconds and what it did."""
+    return {"node": node, "ms": round((time.perf_counter() - started) * 1000, 1), **fields}

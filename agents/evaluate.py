@@ -1,0 +1,74 @@
+"""Agent evaluation: tool choice, reply language, citations, abstention, facts, calls, latency."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Callable
+from typing import Any
+
+from agents.events import ErrorOccurred, FinalAnswer
+from rag.evaluate import found_aspects
+from rag.language import detect_language
+
+_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|\[\d+\]")
+Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
+
+
+def own_words(answer: str) -> str:
+    """The answer without quoted passages and citation marks: the words the agent wrote itself."""
+    return _QUOTED.sub(" ", answer)
+
+
+def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred) -> dict[str, Any]:
+    """Per-question scores; an error counts as a failure on every criterion."""
+    row: dict[str, Any] = {"id": question["id"], "lang": question.get("lang"), "type": question.get("type")}
+    if isinstance(result, ErrorOccurred):
+        return {**row, "error": result.message}
+    expected = set(question.get("expected_tools", []))
+    answer_language = detect_language(own_words(result.answer) or result.answer)
+    row.update(result.model_dump(exclude={"type"}))
+    row["tool_choice_ok"] = set(result.tools) == expected
+    row["language_ok"] = answer_language == question.get("lang")
+    row["answer_language"] = answer_language
+    row["citations_valid"] = all(f"[{n}]" in result.answer for n in result.citations) and not re.findall(
+        r"\[(\d+)\]", re.sub("|".join(rf"\[{n}\]" for n in result.citations) or "$^", "", result.answer)
+    )
+    if question.get("type") == "out_of_scope":
+        row["abstention_ok"] = result.abstained
+    if question.get("answers") and question.get("type") in {"fact", "multi"}:
+        row["facts_ok"] = all(found_aspects(question["answers"], [result.answer]))
+    return row
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rates and latencies over all questions (French fact questions reported apart)."""
+
+    def rate(key: str, subset: list[dict[str, Any]] | None = None) -> float | None:
+        values = [r[key] for r in (subset if subset is not None else rows) if key in r]
+        return round(sum(values) / len(values), 3) if values else None
+
+    answered = [r for r in rows if "error" not in r]
+    fr_facts = [r for r in rows if r.get("type") == "fact" and r.get("lang") == "fr"]
+    return {
+        "questions": len(rows),
+        "errors": len(rows) - len(answered),
+        "tool_choice": rate("tool_choice_ok"),
+        "language": rate("language_ok"),
+        "citation_validity": rate("citations_valid"),
+        "abstention_out_of_scope": rate("abstention_ok"),
+        "facts_in_answer": rate("facts_ok"),
+        "facts_in_answer_fr_fact": rate("facts_ok", fr_facts),
+        "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
+        if answered
+        else None,
+        "seconds_p50": round(statistics.median(r["seconds"] for r in answered), 3) if answered else None,
+        "graph_overhead_ms_p50": round(statistics.median(r["graph_overhead_ms"] for r in answered), 1)
+        if answered
+        else None,
+    }
+
+
+def evaluate(questions: list[dict[str, Any]], ask: Ask) -> list[dict[str, Any]]:
+    """Ask every question in its own thread and score it."""
+    return [score_question(q, ask(q["question"], f"eval-{q['id']}")) for q in questions]

@@ -1,0 +1,54 @@
+"""The LangGraph state machine: wiring only; behaviour lives in nodes/ and routing.py."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.prebuilt import ToolNode
+
+from agents import routing
+from agents.deps import AgentDeps
+from agents.nodes.agent import make_agent
+from agents.nodes.assess import make_gap_analysis, make_self_critique
+from agents.nodes.collect import collect
+from agents.nodes.follow_up import make_follow_up
+from agents.nodes.prepare import prepare
+from agents.nodes.synthesize import direct_reply, make_synthesize
+from agents.state import AgentState
+
+
+def tool_error_message(error: Exception) -> str:
+    """A failing tool becomes a result the model can act on (LangGraph re-raises by default)."""
+    return f"Error: the tool failed ({type(error).__name__}: {error}). Try another query or tool."
+
+
+def build_graph(deps: AgentDeps, checkpointer: Any = None) -> Any:
+    """Compile the agent graph for ``deps``; with a checkpointer, threads persist."""
+    graph = StateGraph(AgentState)
+    graph.add_node("prepare", prepare)
+    graph.add_node("agent", make_agent(deps))
+    graph.add_node("tools", ToolNode(deps.tools, handle_tool_errors=tool_error_message))
+    graph.add_node("collect", collect)
+    graph.add_node("gap_analysis", make_gap_analysis(deps))
+    graph.add_node("self_critique", make_self_critique(deps))
+    graph.add_node("follow_up", make_follow_up(deps))
+    graph.add_node("synthesize", make_synthesize(deps))
+    graph.add_node("direct_reply", direct_reply)
+
+    graph.add_edge(START, "prepare")
+    graph.add_edge("prepare", "agent")
+    graph.add_conditional_edges("agent", routing.after_agent)
+    graph.add_edge("tools", "collect")
+    graph.add_conditional_edges("collect", routing.after_collect)
+    graph.add_edge("gap_analysis", "self_critique")
+    graph.add_conditional_edges(
+        "self_critique",
+        partial(routing.after_critique, max_rounds=deps.max_rounds),
+        ["follow_up", "synthesize"],
+    )
+    graph.add_conditional_edges("follow_up", routing.after_follow_up)
+    graph.add_edge("synthesize", END)
+    graph.add_edge("direct_reply", END)
+    return graph.compile(checkpointer=checkpointer)

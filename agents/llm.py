@@ -1,0 +1,399 @@
+"""The one place chat models are built: Mistral, OpenAI (or compatible) and offline, same retry policy.
+
+Both clients are built with their own retries switched off (ChatMistralAI would retry only lost
+connections, ChatOpenAI its own set of statuses) and subclassed with :class:`RetryingChatModel`,
+which retries ``_generate`` / ``_agenerate`` / ``_stream`` / ``_astream`` the same way for both.
+Retrying inside the model, rather than with ``.with_retry()``, keeps a ``BaseChatModel``: ``bind_tools``,
+``with_structured_output`` and streaming callbacks keep working and keep retrying.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import math
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+import httpx
+import tenacity
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.exceptions import ModelConnectionError, ModelTimeoutError
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
+from pydantic import BaseModel, ConfigDict
+
+from agents.config import AgentSettings
+
+if TYPE_CHECKING:
+    from langchain_mistralai import ChatMistralAI
+    from langchain_openai import ChatOpenAI
+
+logger = logging.getLogger(__name__)
+
+FailureKind = Literal["rate_limited", "server_error", "timeout", "unreachable", "rejected", "malformed"]
+RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limited", "server_error", "timeout", "unreachable"})
+API_NAMES = {"mistral": "Mistral", "openai": "OpenAI"}
+# One sentence per failure: what happened, then what the user can do about it.
+_MESSAGES: dict[str, str] = {
+    "rate_limited": "{server} was still rate-limiting requests (HTTP 429){tried}: "
+    "wait a minute and try again, or use a plan with higher limits.",
+    "server_error": "{server} kept failing with a server error ({code}){tried}: "
+    "try again later, or choose another provider with AGENT_PROVIDER.",
+    "timeout": "{server} did not answer within {timeout:g} s{tried}: "
+    "try again, or raise AGENT_REQUEST_TIMEOUT_SECONDS.",
+    "unreachable": "{server} could not be reached or dropped the connection{tried}: "
+    "check the network and {url_variable}.",
+    "refused_key": "{server} refused the API key (HTTP {status}): check {key_variable} in .env.",
+    "unknown_model": "{server} does not know the model {model!r} or the endpoint (HTTP 404): "
+    "check AGENT_MODEL and {url_variable}.",
+    "rejected": "{server} rejected the request (HTTP {status}: {detail}): "
+    "check AGENT_MODEL and the conversation sent; it is not retried.",
+    "malformed": "{server} sent an answer that could not be read ({detail}){tried}: "
+    "check that {url_variable} points to a server speaking the {api} API.",
+}
+OfflineFactory = Callable[[AgentSettings], BaseChatModel]
+_OpenedAsyncStream = tuple[ChatGenerationChunk | None, AsyncIterator[ChatGenerationChunk]]
+
+
+class ProviderError(RuntimeError):
+    """A chat provider failed; ``str(error)`` is one sentence telling the user what to do next."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        kind: FailureKind | Literal["not_configured"],
+        status_code: int | None = None,
+        attempts: int = 0,
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.kind = kind
+        self.status_code = status_code
+        self.attempts = attempts
+
+
+def _status_code(error: BaseException) -> int | None:
+    if isinstance(error, httpx.HTTPStatusError):  # ChatMistralAI
+        return error.response.status_code
+    status = getattr(error, "status_code", None)  # openai.APIStatusError and subclasses
+    return status if isinstance(status, int) else None
+
+
+def classify_failure(error: BaseException) -> FailureKind | None:
+    """What went wrong in a provider call, from what either client raised; None: not a provider failure."""
+    httpx_sse = sys.modules.get("httpx_sse")  # used by ChatMistralAI; none of these exist unless imported
+    if httpx_sse is not None and isinstance(error, httpx_sse.SSEError):
+        return "malformed"  # e.g. a JSON body where a stream was asked for; also a TransportError
+    # Timeouts before connection errors: they are also connection errors for both httpx and openai.
+    if isinstance(error, ModelTimeoutError | httpx.TimeoutException | TimeoutError):
+        return "timeout"
+    if isinstance(error, ModelConnectionError | httpx.TransportError):
+        return "unreachable"
+    status = _status_code(error)
+    if status is not None and status >= 400:
+        if status == 429:
+            return "rate_limited"
+        return "server_error" if status >= 500 else "rejected"
+    openai = sys.modules.get("openai")
+    if openai is not None and isinstance(error, openai.APIError) and status is None:
+        return "server_error"  # e.g. an error event inside a stream
+    if status is not None or isinstance(error, ValueError | KeyError | IndexError | TypeError):
+        return "malformed"  # JSON, SSE or schema errors while reading a 2xx answer
+    return None
+
+
+class RetryPolicy(BaseModel):
+    """How a chat model retries, and what it tells the user when it gives up."""
+
+    model_config = ConfigDict(frozen=True)
+
+    provider: Literal["mistral", "openai"]
+    server: str
+    model: str
+    max_retries: int
+    initial_wait_seconds: float
+    max_wait_seconds: float
+    timeout_seconds: float
+
+    def retrying(self) -> tenacity.Retrying:
+        return tenacity.Retrying(**self._tenacity_arguments())
+
+    def async_retrying(self) -> tenacity.AsyncRetrying:
+        return tenacity.AsyncRetrying(**self._tenacity_arguments())
+
+    def _tenacity_arguments(self) -> dict[str, Any]:
+        return {
+            "retry": tenacity.retry_if_exception(lambda error: classify_failure(error) in RETRYABLE),
+            "stop": tenacity.stop_after_attempt(self.max_retries + 1),
+            "wait": tenacity.wait_exponential_jitter(
+                multiplier=self.initial_wait_seconds,
+                max=self.max_wait_seconds,
+                jitter=self.initial_wait_seconds,
+            ),
+            "before_sleep": self._log_retry,
+            "reraise": True,
+        }
+
+    def _log_retry(self, state: tenacity.RetryCallState) -> None:
+        error = state.outcome.exception() if state.outcome else None
+        logger.warning(
+            "%s: %s (%s); retry %d of %d in %.1f s",
+            self.server,
+            classify_failure(error) if error else "failure",
+            error,
+            state.attempt_number,
+            self.max_retries,
+            state.upcoming_sleep,
+        )
+
+    def failure(self, error: BaseException, attempts: int | None) -> ProviderError | None:
+        """The user-facing error for ``error`` after ``attempts`` (None: mid-stream), or None."""
+        kind = classify_failure(error)
+        if kind is None:
+            return None
+        status = _status_code(error)
+        template: str = kind
+        if kind == "rejected" and status in (401, 403):
+            template = "refused_key"
+        elif kind == "rejected" and status == 404:
+            template = "unknown_model"
+        detail = " ".join(str(error).split()) or type(error).__name__
+        tried = f" after {attempts} attempts" if attempts and attempts > 1 else ""
+        message = _MESSAGES[template].format(
+            server=self.server,
+            status=status,
+            code=f"HTTP {status}" if status else detail,
+            detail=detail if len(detail) <= 160 else detail[:159] + "…",
+            tried=" in the middle of a streamed answer" if attempts is None else tried,
+            timeout=self.timeout_seconds,
+            model=self.model,
+            api=API_NAMES[self.provider],
+            key_variable=f"{self.provider.upper()}_API_KEY",
+            url_variable=f"{self.provider.upper()}_BASE_URL",
+        )
+        return ProviderError(
+            message, provider=self.provider, kind=kind, status_code=status, attempts=attempts or 1
+        )
+
+
+@contextmanager
+def _as_provider_errors(policy: RetryPolicy, retrying: tenacity.BaseRetrying | None) -> Iterator[None]:
+    """Turn provider failures into :class:`ProviderError`; anything else passes through unchanged."""
+    try:
+        yield
+    except ProviderError:
+        raise
+    except Exception as error:
+        attempts = retrying.statistics.get("attempt_number", 1) if retrying is not None else None
+        failure = policy.failure(error, attempts)
+        if failure is None:
+            raise
+        raise failure from error
+
+
+class RetryingChatModel(BaseChatModel):
+    """Bounded retries with exponential backoff around a provider's own calls (a mixin for subclasses).
+
+    A stream is retried only until its first chunk: chunks already handed on cannot be taken back.
+    """
+
+    retry_policy: RetryPolicy
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        retrying = self.retry_policy.retrying()
+        with _as_provider_errors(self.retry_policy, retrying):
+            # A mixin: the provider class after it in the MRO implements _generate.
+            generate = super()._generate  # type: ignore[safe-super]
+            return retrying(generate, messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        retrying = self.retry_policy.async_retrying()
+        with _as_provider_errors(self.retry_policy, retrying):
+            generate = super()._agenerate
+            return cast(
+                ChatResult, await retrying(generate, messages, stop=stop, run_manager=run_manager, **kwargs)
+            )
+
+    def _empty_stream(self, retrying: tenacity.BaseRetrying) -> ProviderError:
+        # The openai client yields nothing when a server ignores "stream": true and sends JSON.
+        empty = ValueError("the streamed answer ended before its first chunk")
+        return cast(
+            ProviderError, self.retry_policy.failure(empty, retrying.statistics.get("attempt_number"))
+        )
+
+    def _open_stream(
+        self, *args: Any, **kwargs: Any
+    ) -> tuple[ChatGenerationChunk | None, Iterator[ChatGenerationChunk]]:
+        chunks = super()._stream(*args, **kwargs)
+        return next(chunks, None), chunks
+
+    async def _aopen_stream(self, *args: Any, **kwargs: Any) -> _OpenedAsyncStream:
+        chunks = super()._astream(*args, **kwargs)
+        return await anext(chunks, None), chunks
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        retrying = self.retry_policy.retrying()
+        with _as_provider_errors(self.retry_policy, retrying):
+            first, chunks = retrying(
+                self._open_stream, messages, stop=stop, run_manager=run_manager, **kwargs
+            )
+        if first is None:
+            raise self._empty_stream(retrying)
+        yield first
+        with _as_provider_errors(self.retry_policy, None):
+            yield from chunks
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        retrying = self.retry_policy.async_retrying()
+        with _as_provider_errors(self.retry_policy, retrying):
+            opened: _OpenedAsyncStream = await retrying(
+                self._aopen_stream, messages, stop=stop, run_manager=run_manager, **kwargs
+            )
+        first, chunks = opened
+        if first is None:
+            raise self._empty_stream(retrying)
+        yield first
+        with _as_provider_errors(self.retry_policy, None):
+            async for chunk in chunks:
+                yield chunk
+
+
+def _tool_arguments_as_strings(response: Any) -> Any:
+    """Some Mistral-compatible servers send tool arguments as a JSON object; the client wants a string."""
+    choices = response.get("choices") if isinstance(response, dict) else None
+    for choice in choices if isinstance(choices, list) else []:
+        message = choice.get("message") if isinstance(choice, dict) else None
+        for call in (message.get("tool_calls") or []) if isinstance(message, dict) else []:
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict) and isinstance(function.get("arguments"), dict):
+                function["arguments"] = json.dumps(function["arguments"], ensure_ascii=False)
+    return response
+
+
+@functools.cache
+def _retrying_mistral_class() -> type[ChatMistralAI]:
+    from langchain_mistralai import ChatMistralAI
+
+    # ChatMistralAI._generate takes an extra, unused `stream` argument that mypy reports as a conflict.
+    class RetryingChatMistralAI(RetryingChatModel, ChatMistralAI):  # type: ignore[misc]
+        """ChatMistralAI with the shared retry policy; reads tool arguments sent as objects."""
+
+        def _create_chat_result(self, response: dict) -> ChatResult:
+            return super()._create_chat_result(_tool_arguments_as_strings(response))
+
+    return RetryingChatMistralAI
+
+
+@functools.cache
+def _retrying_openai_class() -> type[ChatOpenAI]:
+    from langchain_openai import ChatOpenAI
+
+    class RetryingChatOpenAI(RetryingChatModel, ChatOpenAI):
+        """ChatOpenAI with the shared retry policy."""
+
+    return RetryingChatOpenAI
+
+
+def _policy(settings: AgentSettings, provider: Literal["mistral", "openai"], server: str) -> RetryPolicy:
+    return RetryPolicy(
+        provider=provider,
+        server=server,
+        model=settings.resolved_model,
+        max_retries=settings.max_retries,
+        initial_wait_seconds=settings.retry_initial_wait_seconds,
+        max_wait_seconds=settings.retry_max_wait_seconds,
+        timeout_seconds=settings.request_timeout_seconds,
+    )
+
+
+def _build_mistral(settings: AgentSettings) -> BaseChatModel:
+    base_url = settings.mistral_base_url
+    if settings.mistral_api_key is None and base_url is None:
+        raise ProviderError(
+            "AGENT_PROVIDER=mistral needs MISTRAL_API_KEY (or MISTRAL_BASE_URL for a local server) in .env.",
+            provider="mistral",
+            kind="not_configured",
+        )
+    server = f"The Mistral-compatible server at {base_url}" if base_url else "The Mistral API"
+    model = _retrying_mistral_class()(
+        model=settings.resolved_model,
+        api_key=settings.mistral_api_key or "not-needed",
+        endpoint=base_url,
+        temperature=settings.temperature,
+        timeout=math.ceil(settings.request_timeout_seconds),  # the field is an int; exact value set below
+        max_retries=0,  # ours are in RetryingChatModel
+        retry_policy=_policy(settings, "mistral", server),
+    )
+    model.client.timeout = httpx.Timeout(settings.request_timeout_seconds)
+    model.async_client.timeout = httpx.Timeout(settings.request_timeout_seconds)
+    return model
+
+
+def _build_openai(settings: AgentSettings) -> BaseChatModel:
+    base_url = settings.openai_base_url
+    if settings.openai_api_key is None and base_url is None:
+        raise ProviderError(
+            "AGENT_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server) in .env.",
+            provider="openai",
+            kind="not_configured",
+        )
+    server = f"The OpenAI-compatible server at {base_url}" if base_url else "The OpenAI API"
+    return _retrying_openai_class()(
+        model=settings.resolved_model,
+        api_key=settings.openai_api_key or "not-needed",  # local servers ignore it, the client requires one
+        base_url=base_url,
+        temperature=settings.temperature,
+        timeout=settings.request_timeout_seconds,
+        max_retries=0,  # ours are in RetryingChatModel
+        # Compatible servers (Ollama, vLLM, LM Studio) speak Chat Completions, not the Responses API.
+        use_responses_api=False if base_url else None,
+        retry_policy=_policy(settings, "openai", server),
+    )
+
+
+def build_chat_model(settings: AgentSettings, offline_factory: OfflineFactory | None = None) -> BaseChatModel:
+    """The chat model the settings ask for; provider packages are imported only when chosen."""
+    provider = settings.resolved_provider
+    if provider == "mistral":
+        return _build_mistral(settings)
+    if provider == "openai":
+        return _build_openai(settings)
+    if offline_factory is None:
+        raise ProviderError(
+            "The offline model is not available yet: set MISTRAL_API_KEY, OPENAI_API_KEY or "
+            "OPENAI_BASE_URL in .env to use a hosted or local model.",
+            provider="offline",
+            kind="not_configured",
+        )
+    return offline_factory(settings)

@@ -1,0 +1,71 @@
+"""Gap analysis and self-critique: what the evidence answers, and whether it is enough."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from agents.deps import AgentDeps, trace_event
+from agents.evidence import rendered
+from agents.prompts import language_name, render
+from agents.schemas import Critique, GapAnalysis, tagged
+from agents.state import AgentState
+
+
+def _context(state: AgentState, extra: str = "") -> HumanMessage:
+    parts = [
+        tagged("question", state.get("question", "")),
+        tagged("language", state.get("language", "")),
+        tagged("queries_run", "; ".join(state.get("queries", []))),
+        rendered(state.get("evidence", [])),
+    ]
+    return HumanMessage("\n".join(part for part in (*parts, extra) if part))
+
+
+def make_gap_analysis(deps: AgentDeps) -> Any:
+    """Node factory: one structured call listing answered and missing aspects and follow-ups."""
+    model = deps.llm.with_structured_output(GapAnalysis)
+    system = render("gap_analysis", kb_language=language_name(deps.kb_language))
+
+    def gap_analysis(state: AgentState) -> dict[str, Any]:
+        started = time.perf_counter()
+        result = model.invoke([SystemMessage(system), _context(state)])
+        analysis = result if isinstance(result, GapAnalysis) else GapAnalysis.model_validate(result)
+        event = trace_event(
+            "gap_analysis", started, missing=analysis.missing, follow_up_queries=analysis.follow_up_queries
+        )
+        return {
+            "gaps": analysis.missing,
+            "follow_ups": analysis.follow_up_queries,
+            "model_calls": state.get("model_calls", 0) + 1,
+            "trace": [*state.get("trace", []), event],
+        }
+
+    return gap_analysis
+
+
+def make_self_critique(deps: AgentDeps) -> Any:
+    """Node factory: a verdict on sufficiency; free when the gap analysis found nothing missing."""
+    model = deps.llm.with_structured_output(Critique)
+    system = render("self_critique")
+
+    def self_critique(state: AgentState) -> dict[str, Any]:
+        started = time.perf_counter()
+        calls = state.get("model_calls", 0)
+        if not state.get("gaps"):
+            verdict = Critique(sufficient=True, reason="The gap analysis found no missing aspect.")
+        else:
+            missing = tagged("missing_aspects", "; ".join(state["gaps"]))
+            result = model.invoke([SystemMessage(system), _context(state, missing)])
+            verdict = result if isinstance(result, Critique) else Critique.model_validate(result)
+            calls += 1
+        event = trace_event("self_critique", started, sufficient=verdict.sufficient, reason=verdict.reason)
+        return {
+            "critiques": [*state.get("critiques", []), verdict.model_dump()],
+            "model_calls": calls,
+            "trace": [*state.get("trace", []), event],
+        }
+
+    return self_critique

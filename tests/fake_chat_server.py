@@ -1,0 +1,182 @@
+"""A scripted fake of the OpenAI and Mistral chat-completions HTTP APIs on 127.0.0.1, for tests.
+
+Both APIs take ``POST {base}/chat/completions`` with a bearer token and answer either one JSON
+``chat.completion`` or, with ``"stream": true``, server-sent events ``data: {chunk}`` ended by
+``data: [DONE]``; tool calls are ``{"id", "type": "function", "function": {"name", "arguments"}}``
+with ``arguments`` a JSON string. Each request consumes the next scripted :class:`Reply`; the last
+one repeats.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+API_KEY = "test"
+MODEL = "fake-model"
+
+
+@dataclass
+class Reply:
+    """One scripted answer: a JSON body, a list of SSE events, raw bytes, or silence."""
+
+    status: int = 200
+    body: Any = None
+    events: list[Any] | None = None  # dicts are sent as JSON, strings as they are
+    raw: bytes | None = None
+    hang: bool = False
+
+
+@dataclass
+class RecordedRequest:
+    path: str
+    headers: dict[str, str]  # names in lower case
+    body: dict[str, Any]
+
+
+def tool_call(name: str, arguments: Any, call_id: str = "call00001") -> dict[str, Any]:
+    """A tool call in the wire format; ``arguments`` should be a JSON string (tests break that)."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def completion(content: str | None = "", tool_calls: list[dict[str, Any]] | None = None) -> Reply:
+    """A non-streamed ``chat.completion`` answer."""
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return Reply(
+        body={
+            "id": "cmpl-1",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": MODEL,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": "tool_calls" if tool_calls else "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8},
+        }
+    )
+
+
+def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+    """One streamed ``chat.completion.chunk``."""
+    return {
+        "id": "cmpl-1",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": MODEL,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
+def streamed_text(pieces: list[str]) -> Reply:
+    """A streamed answer whose content arrives in ``pieces``."""
+    events: list[Any] = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": piece}) for piece in pieces]
+    events += [chunk({}, finish_reason="stop"), "[DONE]"]
+    return Reply(events=events)
+
+
+def streamed_tool_call(name: str, arguments: Any, call_id: str = "call00001") -> Reply:
+    """A streamed answer holding one tool call, sent whole in one delta (as Mistral does)."""
+    call = {"index": 0, **tool_call(name, arguments, call_id)}
+    delta = {"role": "assistant", "content": "", "tool_calls": [call]}
+    return Reply(events=[chunk(delta), chunk({}, finish_reason="tool_calls"), "[DONE]"])
+
+
+def error(status: int, message: str = "scripted failure") -> Reply:
+    return Reply(status=status, body={"error": {"message": message, "type": "fake", "code": status}})
+
+
+@dataclass
+class FakeChatServer:
+    """The server's script, what it received, and its address once started."""
+
+    script: list[Reply] = field(default_factory=list)
+    requests: list[RecordedRequest] = field(default_factory=list)
+    base_url: str = ""
+    _release: threading.Event = field(default_factory=threading.Event)
+    _httpd: ThreadingHTTPServer | None = None
+    _thread: threading.Thread | None = None
+
+    def reply(self, *replies: Reply) -> None:
+        """Answer the next requests with ``replies``, in order; the last one repeats."""
+        self.script = list(replies)
+
+    def next_reply(self) -> Reply:
+        if not self.script:
+            return error(500, "no scripted reply")
+        return self.script.pop(0) if len(self.script) > 1 else self.script[0]
+
+    def start(self) -> FakeChatServer:
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._release.set()  # silent handlers return, so closing the server does not wait on them
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def wait_released(self, seconds: float) -> None:
+        self._release.wait(seconds)
+
+
+def _handler_for(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            return None
+
+        def _send_json(self, status: int, body: Any) -> None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if self.path != "/v1/chat/completions":
+                self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            body = json.loads(raw)
+            server.requests.append(
+                RecordedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            )
+            reply = server.next_reply()
+            if reply.hang:
+                server.wait_released(30)
+                return
+            if reply.raw is not None:
+                self._send_json(reply.status, reply.raw)
+                return
+            if reply.events is None:
+                self._send_json(reply.status, reply.body)
+                return
+            self.send_response(reply.status)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()  # HTTP/1.0: the stream ends when the connection closes
+            for event in reply.events:
+                data = event if isinstance(event, str) else json.dumps(event)
+                self.wfile.write(f"data: {data}\n\n".encode())
+                self.wfile.flush()
+
+    return Handler

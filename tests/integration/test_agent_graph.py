@@ -1,0 +1,406 @@
+"""The agent graph end to end: scripted model, fake knowledge base, real LangGraph wiring and memory."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import BaseTool, tool
+from langgraph.checkpoint.memory import InMemorySaver
+
+from agents.deps import AgentDeps
+from agents.graph import build_graph
+from agents.schemas import Critique, GapAnalysis
+from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
+from rag.documents import SearchHit
+from tests.conftest import HashingEmbedder
+from tests.fakes import ScriptedChatModel, tool_call
+
+SNAPSHOT = Path(__file__).resolve().parent / "snapshots" / "agent_graph.mmd"
+MAX_ROUNDS = 3
+
+
+class QuerySearcher:
+    """Two passages per query, their ids and text derived from the query, so evidence grows."""
+
+    def __init__(self) -> None:
+        self.languages = ["fr"]
+        self.queries: list[str] = []
+
+    def search(self, query: str, k: int = 5) -> list[SearchHit]:
+        self.queries.append(query)
+        slug = "-".join(query.casefold().split())
+        url = f"https://example.org/{slug}"
+        return [
+            SearchHit(
+                chunk_id=f"{slug}#{part}",
+                text=f"Passage {part} sur « {query} ».",
+                title=f"Page {slug}",
+                source=url,
+                sources=[url],
+                category="visite",
+                language="fr",
+            )
+            for part in (1, 2)
+        ][:k]
+
+
+@tool
+def get_weather(city: str, date: str = "") -> str:
+    """Weather forecast for a city on a date."""
+    return json.dumps({"status": "ok", "city": city, "date": date, "summary": "Sunny, 24 °C"})
+
+
+@tool
+def get_travel_info(origin: str) -> str:
+    """How to travel from ``origin`` to Versailles."""
+    return json.dumps({"status": "ok", "origin": origin, "summary": "RER C, 40 minutes"})
+
+
+@tool("get_weather")
+def failing_weather(city: str, date: str = "") -> str:
+    """Weather forecast for a city on a date (the service is down)."""
+    raise RuntimeError("weather service unreachable")
+
+
+@dataclass
+class Harness:
+    llm: ScriptedChatModel
+    searcher: QuerySearcher
+    graph: Any
+
+    def ask(self, text: str, thread: str = "visitor") -> dict[str, Any]:
+        config = {"configurable": {"thread_id": thread}, "recursion_limit": 25}
+        return dict(self.graph.invoke({"messages": [HumanMessage(text)]}, config))
+
+
+def build(script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None) -> Harness:
+    """The graph over a scripted model, the fake knowledge base and the weather and travel tools."""
+    llm = ScriptedChatModel(script=script)
+    searcher = QuerySearcher()
+    deps = AgentDeps(
+        llm=llm,
+        tools=[build_knowledge_base_tool(searcher), weather, get_travel_info],
+        search=lambda query: search_knowledge_base(searcher, query),
+        embed=HashingEmbedder().embed_documents,
+        max_rounds=MAX_ROUNDS,
+    )
+    return Harness(llm, searcher, build_graph(deps, checkpointer=checkpointer))
+
+
+def calls_to(name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> AIMessage:
+    """The agent's reply asking for one tool."""
+    return AIMessage("", tool_calls=[tool_call(name, args, **kwargs)])
+
+
+def nodes(state: dict[str, Any]) -> list[str]:
+    return [event["node"] for event in state["trace"]]
+
+
+def event(state: dict[str, Any], node: str) -> dict[str, Any]:
+    return next(entry for entry in reversed(state["trace"]) if entry["node"] == node)
+
+
+def contents(messages: list[BaseMessage]) -> list[str]:
+    return [str(message.content) for message in messages if not isinstance(message, SystemMessage)]
+
+
+def mermaid() -> str:
+    """The graph topology as Mermaid (no model is called to draw it)."""
+    return str(build([]).graph.get_graph().draw_mermaid())
+
+
+def test_fast_path_searches_once_and_skips_the_critique_model_call() -> None:
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            GapAnalysis(answered=["opening hours"]),
+            "The palace opens at nine [1].",
+        ]
+    )
+
+    state = harness.ask("When does the palace open?")
+
+    assert nodes(state) == ["prepare", "agent", "collect", "gap_analysis", "self_critique", "synthesize"]
+    assert state["critiques"][0]["sufficient"] is True
+    assert state["model_calls"] == 3
+    assert len(harness.llm.calls) == 3
+    assert harness.searcher.queries == ["horaires du château"]
+    assert state["answer"] == "The palace opens at nine [1]."
+    assert state["citations"] == [1]
+    assert state["sources"][0]["url"] == "https://example.org/horaires-du-château"
+    assert state["abstained"] is False
+
+
+def test_a_missing_aspect_is_searched_in_a_second_round_numbered_after_the_first() -> None:
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            GapAnalysis(answered=["hours"], missing=["ticket price"], follow_up_queries=["tarif billet"]),
+            Critique(sufficient=False, reason="The ticket price is missing."),
+            GapAnalysis(answered=["hours", "ticket price"]),
+            "Open at nine [1]; a ticket costs 32 euros [3].",
+        ]
+    )
+
+    state = harness.ask("When does the palace open and how much is a ticket?")
+
+    assert state["queries"] == ["horaires du château", "tarif billet"]
+    assert [(entry["number"], entry["chunk_id"]) for entry in state["evidence"]] == [
+        (1, "horaires-du-château#1"),
+        (2, "horaires-du-château#2"),
+        (3, "tarif-billet#1"),
+        (4, "tarif-billet#2"),
+    ]
+    first_analysis, second_analysis = harness.llm.calls[1][-1].content, harness.llm.calls[3][-1].content
+    assert "[1] Page horaires-du-château" in first_analysis and "[3]" not in first_analysis
+    assert "[1] Page horaires-du-château" in second_analysis and "[3] Page tarif-billet" in second_analysis
+    assert state["round"] == 2
+    assert state["model_calls"] == 5
+    assert state["citations"] == [1, 3]
+
+
+def test_a_model_never_satisfied_stops_at_max_rounds() -> None:
+    proposals = ["tarifs billets passeport", "accès train RER gare", "bosquets jardins fontaines"]
+    never_satisfied = [
+        reply
+        for query in proposals
+        for reply in (
+            GapAnalysis(missing=[f"more about {query}"], follow_up_queries=[query]),
+            Critique(sufficient=False, reason="Still incomplete."),
+        )
+    ]
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            *never_satisfied,
+            "Here is what I found [1].",
+        ]
+    )
+
+    state = harness.ask("Tell me everything about visiting the palace.")
+
+    assert state["round"] == MAX_ROUNDS
+    assert Counter(nodes(state))["gap_analysis"] == MAX_ROUNDS
+    assert nodes(state)[-1] == "synthesize"
+    assert state["queries"] == ["horaires du château", *proposals[:2]]
+    assert state["model_calls"] == 8
+    assert state["answer"] == "Here is what I found [1]."
+
+
+def test_a_duplicate_follow_up_query_ends_the_loop() -> None:
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            GapAnalysis(missing=["closing time"], follow_up_queries=["Horaires du  Château"]),
+            Critique(sufficient=False, reason="The closing time is missing."),
+            "The palace opens at nine [1].",
+        ]
+    )
+
+    state = harness.ask("When does the palace open and close?")
+
+    follow_up = event(state, "follow_up")
+    assert follow_up["queries"] == []
+    assert follow_up["dropped_as_duplicates"] == ["Horaires du  Château"]
+    assert nodes(state)[-2:] == ["follow_up", "synthesize"]
+    assert harness.searcher.queries == ["horaires du château"]
+    assert state["model_calls"] == 4
+
+
+def test_an_invalid_citation_is_removed_and_not_listed_as_a_source() -> None:
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            GapAnalysis(answered=["opening hours"]),
+            "Open at nine [1]. Closed on Mondays [9].",
+        ]
+    )
+
+    state = harness.ask("When is the palace open?")
+
+    assert state["answer"] == "Open at nine [1]. Closed on Mondays."
+    assert state["citations"] == [1]
+    assert [source["number"] for source in state["sources"]] == [1]
+    assert event(state, "synthesize")["removed_citations"] == [9]
+
+
+def test_a_failing_tool_becomes_an_error_result_and_the_agent_still_answers() -> None:
+    harness = build(
+        [
+            calls_to("get_weather", city="Versailles", date="2025-06-01"),
+            "I could not get the forecast; please check again later.",
+        ],
+        weather=failing_weather,
+    )
+
+    state = harness.ask("What will the weather be in Versailles on 1 June?")
+
+    errors = [m for m in state["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+    assert len(errors) == 1
+    assert "RuntimeError: weather service unreachable" in str(errors[0].content)
+    assert state["tool_results"][0]["status"] == "error"
+    assert "weather service unreachable" in harness.llm.calls[-1][-1].content
+    assert state["answer"] == "I could not get the forecast; please check again later."
+
+
+def test_an_unknown_tool_gets_an_error_naming_the_valid_tools() -> None:
+    harness = build(
+        [
+            calls_to("get_tram_times", line="T2"),
+            "I cannot look up tram times, but the RER C goes to Versailles.",
+        ]
+    )
+
+    state = harness.ask("When is the next tram to Versailles?")
+
+    reply = next(m for m in state["messages"] if isinstance(m, ToolMessage))
+    assert reply.status == "error"
+    assert "get_tram_times is not a valid tool" in str(reply.content)
+    for name in ("search_knowledge_base", "get_weather", "get_travel_info"):
+        assert name in str(reply.content)
+    assert state["answer"] == "I cannot look up tram times, but the RER C goes to Versailles."
+
+
+def test_a_greeting_is_answered_without_tools() -> None:
+    harness = build(["Hello! How can I help you plan your visit?"])
+
+    state = harness.ask("Hello there!")
+
+    assert nodes(state) == ["prepare", "agent", "direct_reply"]
+    assert state["answer"] == "Hello! How can I help you plan your visit?"
+    assert state["model_calls"] == 1
+    assert harness.searcher.queries == []
+    assert state["abstained"] is False
+    assert [m.content for m in state["messages"] if isinstance(m, AIMessage)] == [state["answer"]]
+
+
+def test_a_short_follow_up_uses_the_thread_memory() -> None:
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            GapAnalysis(answered=["opening hours"]),
+            "The palace opens at nine [1].",
+            calls_to("search_knowledge_base", query="horaires enfants"),
+            GapAnalysis(answered=["children"]),
+            "The same hours apply to children [1].",
+        ],
+        checkpointer=InMemorySaver(),
+    )
+    harness.ask("What are the opening hours of the palace?")
+
+    state = harness.ask("and for children?")
+
+    seen = contents(harness.llm.calls[3])
+    assert seen[0] == "What are the opening hours of the palace?"
+    assert "The palace opens at nine [1]." in seen
+    assert seen[-1] == "and for children?"
+    assert state["question"] == "What are the opening hours of the palace? and for children?"
+
+
+def test_each_turn_starts_with_fresh_turn_fields() -> None:
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            GapAnalysis(answered=["opening hours"]),
+            "The palace opens at nine [1].",
+            calls_to("search_knowledge_base", query="tarif billet"),
+            GapAnalysis(answered=["price"]),
+            "A ticket costs 32 euros [1].",
+        ],
+        checkpointer=InMemorySaver(),
+    )
+    harness.ask("What are the opening hours of the palace?")
+
+    state = harness.ask("How much does a ticket for the palace cost?")
+
+    assert state["queries"] == ["tarif billet"]
+    assert [entry["chunk_id"] for entry in state["evidence"]] == ["tarif-billet#1", "tarif-billet#2"]
+    assert state["model_calls"] == 3
+    assert state["round"] == 1
+    assert state["sources"][0]["url"] == "https://example.org/tarif-billet"
+
+
+def test_two_threads_do_not_share_messages() -> None:
+    harness = build(
+        ["The palace opens at nine.", "Yes, the cloakroom is free."],
+        checkpointer=InMemorySaver(),
+    )
+    harness.ask("When does the palace open?", thread="A")
+
+    state = harness.ask("Is there a cloakroom?", thread="B")
+
+    assert contents(harness.llm.calls[1]) == ["Is there a cloakroom?"]
+    assert contents(state["messages"]) == ["Is there a cloakroom?", "Yes, the cloakroom is free."]
+
+
+def test_a_weather_question_skips_the_gap_analysis() -> None:
+    harness = build(
+        [
+            calls_to("get_weather", city="Versailles", date="2025-06-01"),
+            "Sunny and 24 °C on 1 June.",
+        ]
+    )
+
+    state = harness.ask("What will the weather be in Versailles on 1 June?")
+
+    assert "gap_analysis" not in nodes(state)
+    assert state["model_calls"] == 2
+    assert len(harness.llm.calls) == 2
+    assert state["tool_results"] == [
+        {
+            "tool": "get_weather",
+            "args": {"city": "Versailles", "date": "2025-06-01"},
+            "status": "ok",
+            "city": "Versailles",
+            "date": "2025-06-01",
+            "summary": "Sunny, 24 °C",
+        }
+    ]
+    assert state["queries"] == []
+    assert state["abstained"] is False
+    assert state["answer"] == "Sunny and 24 °C on 1 June."
+
+
+THINKING_THEN_TEXT = [
+    {"type": "thinking", "thinking": [{"type": "text", "text": "The visitor greets me."}]},
+    {"type": "text", "text": "Hello! How can I help you plan your visit?"},
+]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        pytest.param([AIMessage(THINKING_THEN_TEXT)], id="direct_reply"),
+        pytest.param(
+            [
+                calls_to("search_knowledge_base", query="horaires du château"),
+                GapAnalysis(answered=["greeting"]),
+                AIMessage(THINKING_THEN_TEXT),
+            ],
+            id="synthesize",
+        ),
+    ],
+)
+def test_an_answer_in_content_blocks_keeps_only_its_text(script: list[Any]) -> None:
+    """Mistral reasoning models and ``output_version="v1"`` reply with a list of content blocks."""
+    harness = build(script)
+
+    state = harness.ask("Hello there, can you help me?")
+
+    assert state["answer"] == "Hello! How can I help you plan your visit?"
+
+
+def test_graph_topology_matches_the_mermaid_snapshot() -> None:
+    """The wiring is what the snapshot shows.
+
+    After an intended change to the graph, refresh the snapshot from /work/main with
+    ``python -c "from tests.integration.test_agent_graph import mermaid; print(mermaid(), end='')"
+    > tests/integration/snapshots/agent_graph.mmd`` and review the diff.
+    """
+    assert mermaid() == SNAPSHOT.read_text(encoding="utf-8")
