@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ChatProvider = Literal["mistral", "openai", "offline"]
@@ -79,6 +79,17 @@ class AgentSettings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+    @model_validator(mode="after")
+    def _enough_steps_for_the_rounds(self) -> Self:
+        """Each extra round costs three graph steps; too low a limit would abort a turn mid-answer."""
+        needed = 3 * self.max_rounds + 5
+        if self.recursion_limit < needed:
+            raise ValueError(
+                f"AGENT_RECURSION_LIMIT={self.recursion_limit} is too low for AGENT_MAX_ROUNDS="
+                f"{self.max_rounds}: set AGENT_RECURSION_LIMIT to at least {needed}."
+            )
+        return self
 
     @property
     def resolved_provider(self) -> ChatProvider:

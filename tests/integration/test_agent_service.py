@@ -103,3 +103,8 @@ def test_threads_persist_in_sqlite_across_service_instances(
 
     assert messages[0].content == "Opening hours?"
     assert messages[-1].content == "The palace opens at nine [1]."
+
+
+def test_a_recursion_limit_too_low_for_the_rounds_is_a_configuration_error() -> None:
+    with pytest.raises(ValueError, match="AGENT_RECURSION_LIMIT"):
+        AgentSettings(_env_file=None, max_rounds=7, recursion_limit=25)
