@@ -1,0 +1,47 @@
+"""The agent on the development questions: tool choice, language, citations, abstention, facts.
+
+Usage: python -m benchmarks.agent_quality [--index DIR]   (index built by retrieval_quality)
+Uses the configured provider: the built-in offline model when no API key is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from agents.config import AgentSettings
+from agents.evaluate import evaluate, summarise
+from agents.service import AgentService
+from benchmarks._common import BENCH_INDEX, QUESTIONS, save_result
+from rag.config import RagSettings
+from rag.evaluate import read_jsonl
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--index", type=Path, default=BENCH_INDEX)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        settings = AgentSettings(checkpoint_path=Path(folder) / "eval.sqlite")
+        service = AgentService(settings=settings, rag_settings=RagSettings(index_dir=args.index))
+        rows = evaluate(read_jsonl(QUESTIONS), service.ask)
+    summary = summarise(rows)
+    summary["model"] = service.model_name
+    print(json.dumps(summary, indent=2))
+    for row in rows:
+        misses = [
+            key
+            for key in ("tool_choice_ok", "language_ok", "abstention_ok", "facts_ok")
+            if row.get(key) is False
+        ]
+        if misses or "error" in row:
+            print(
+                row["id"], row.get("lang"), row.get("type"), "missed:", ", ".join(misses) or row.get("error")
+            )
+    save_result("agent_quality", {"summary": summary, "rows": rows})
+
+
+if __name__ == "__main__":
+    main()
