@@ -21,10 +21,10 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
 
-## Install, index the bundled corpus (data/corpus) and answer one question from the CLI.
+## Install, index the bundled corpus (data/corpus) and answer one question with the agent (CLI).
 run: setup
 	$(BIN)/python -m rag index
-	$(BIN)/python -m rag search "$(Q)" -k 3
+	$(BIN)/python -m agents ask "$(Q)"
 
 index: setup
 	$(BIN)/python -m rag index
@@ -49,6 +49,7 @@ bench: setup
 	$(BIN)/python -m benchmarks.search_latency
 	$(BIN)/python -m benchmarks.hnsw_recall
 	$(BIN)/python -m benchmarks.indexing_speed
+	$(BIN)/python -m benchmarks.agent_quality
 
 clean:
-	rm -rf .rag_index .pytest_cache .mypy_cache .ruff_cache
+	rm -rf .rag_index .agent_state .pytest_cache .mypy_cache .ruff_cache

@@ -35,7 +35,7 @@ def _print_answer(final: Any, trace: bool) -> None:
         console.print(f"[dim][{source['number']}] {source['title']} — {source['url']}[/]")
     if trace:
         for event in final.trace:
-            console.print(f"[dim]{json.dumps(event, ensure_ascii=False)}[/]", markup=False)
+            console.print(json.dumps(event, ensure_ascii=False), style="dim", markup=False, highlight=False)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

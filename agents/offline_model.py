@@ -53,7 +53,8 @@ from rag.query_expansion import load_glossary
 MODEL_NAME = "offline-extractive"
 GOOD_MATCH = 0.5  # IDF-weighted share of an aspect's needs a sentence must meet to answer it
 STEM_LENGTH = 6
-SECOND_SENTENCE = 0.75  # a second sentence is quoted when it ranks this close to the best one
+QUOTED_PER_ASPECT = 3
+SECOND_SENTENCE = 0.6  # a second sentence is quoted when it ranks this close to the best one
 TYPE_BONUS = 0.5  # ranking bonus of a sentence holding the kind of value asked for (an hour, a price)
 STRUCTURED_TOOLS = ("GapAnalysis", "Critique")
 
@@ -463,7 +464,7 @@ class AspectMatch:
     def answered(self) -> bool:
         return any(coverage >= GOOD_MATCH for coverage, _, _ in self.scored)
 
-    def best(self, limit: int = 2) -> list[Sentence]:
+    def best(self, limit: int = QUOTED_PER_ASPECT) -> list[Sentence]:
         """Up to ``limit`` answering sentences: the best ranked, and those close to it."""
         good = [(rank, sentence) for coverage, rank, sentence in self.scored if coverage >= GOOD_MATCH]
         return [sentence for rank, sentence in good[:limit] if rank >= SECOND_SENTENCE * good[0][0]]
@@ -655,7 +656,9 @@ def synthesis(reading: Reading) -> str:
     missing = [m.aspect for m in reading.matches if not m.answered]
     if not quoted and not reading.summaries:
         return replies["abstain"].format(url=phrases.OFFICIAL_WEBSITE)
-    parts = list(reading.summaries)
+    parts = []
+    if reading.summaries:
+        parts.append("\n".join([replies["tools"], *(f"- “{summary}”" for summary in reading.summaries)]))
     if quoted:
         lines = [replies["intro"].format(note=_quoted_note(quoted, reading.language))]
         lines += [f"- {_quote(sentence)} [{sentence.number}]" for sentence in quoted]
@@ -666,7 +669,9 @@ def synthesis(reading: Reading) -> str:
 
 
 def _quote(sentence: Sentence) -> str:
-    return f"*{sentence.label}* — {sentence.text}" if sentence.label else sentence.text
+    """A quoted evidence sentence, in quotation marks: the model's own words stay apart from it."""
+    text = f"“{sentence.text}”"
+    return f"*{sentence.label}* — {text}" if sentence.label else text
 
 
 def _quoted_note(quoted: Sequence[Sentence], language: str) -> str:

@@ -273,21 +273,21 @@ def test_critique_names_the_missing_aspect() -> None:
 
 def test_the_answer_quotes_the_matching_sentence_with_its_citation() -> None:
     text = answer("What time does the palace open?", "en", [BOATS, HOURS])
-    assert "de 9 h à 18 h 30. [2]" in text
+    assert "de 9 h à 18 h 30.” [2]" in text
     assert "[1]" not in text
 
 
 def test_a_list_item_sentence_is_matched_through_the_item_name() -> None:
     text = answer("Combien coûte le billet pour le château ?", "fr", [HOURS, TICKETS])
-    assert "**21 €**, tarif réduit **13 €**. [2]" in text
+    assert "**21 €**, tarif réduit **13 €**.” [2]" in text
 
 
 def test_each_part_of_the_question_gets_its_own_quote() -> None:
     text = answer(
         "Le château est-il ouvert le lundi et peut-on louer une barque ?", "fr", [CLOSED_DAYS, BOATS]
     )
-    assert "ferment tous les lundis. [1]" in text
-    assert "louer des barques sur le Grand Canal au printemps et en été. [2]" in text
+    assert "ferment tous les lundis.” [1]" in text
+    assert "louer des barques sur le Grand Canal au printemps et en été.” [2]" in text
 
 
 def test_the_answer_abstains_when_the_evidence_is_unrelated() -> None:
@@ -356,3 +356,13 @@ def test_the_model_is_deterministic() -> None:
     first = agent().invoke([HumanMessage("What time do the gardens open and will it rain tomorrow?")])
     second = agent().invoke([HumanMessage("What time do the gardens open and will it rain tomorrow?")])
     assert first.tool_calls == second.tool_calls
+
+
+def test_quoted_evidence_is_in_quotation_marks_so_the_reply_is_in_the_visitors_language() -> None:
+    from agents.evaluate import own_words
+    from rag.language import detect_language
+
+    text = answer("Is the palace open on Mondays, and can I rent a rowing boat?", "en", [CLOSED_DAYS, BOATS])
+
+    assert "“Le Château et le domaine de Trianon ferment tous les lundis.”" in text
+    assert detect_language(own_words(text)) == "en"

@@ -1,0 +1,81 @@
+"""The offline model end to end: the real graph, tools and retriever over the bundled corpus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.config import AgentSettings
+from agents.events import FinalAnswer
+from agents.service import AgentService
+from rag.config import DEFAULT_CORPUS
+from rag.indexer import index_corpus
+from rag.retriever import HybridRetriever
+from tests.conftest import make_settings
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> AgentService:
+    folder = tmp_path_factory.mktemp("offline_agent")
+    settings = make_settings(folder / "index", chunk_size=700, chunk_overlap=100)
+    index_corpus([DEFAULT_CORPUS], settings, embedder=local_embedder)
+    retriever = HybridRetriever(settings, embedder=local_embedder)
+    agent_settings = AgentSettings(
+        _env_file=None, provider="offline", checkpoint_path=folder / "threads.sqlite"
+    )
+    return AgentService(settings=agent_settings, retriever=retriever)
+
+
+def _ask(service: AgentService, question: str, thread: str) -> FinalAnswer:
+    result = service.ask(question, thread)
+    assert isinstance(result, FinalAnswer), result
+    return result
+
+
+def test_a_french_fact_question_is_answered_with_a_citation(service: AgentService) -> None:
+    result = _ask(service, "Combien coûte le billet Passeport ?", "fr-fact")
+
+    assert service.offline and result.offline_model
+    assert result.tools[0] == "search_knowledge_base"
+    assert result.language == "fr"
+    assert result.citations and result.sources
+    assert "32 €" in result.answer
+
+
+def test_a_rule_question_quotes_the_rule(service: AgentService) -> None:
+    result = _ask(service, "Les chiens sont-ils acceptés dans les jardins ?", "fr-rule")
+
+    assert "chiens" in result.answer.lower()
+    assert result.citations
+
+
+def test_an_english_question_is_answered_in_english_from_the_english_page(service: AgentService) -> None:
+    result = _ask(service, "How much does the Passport ticket cost?", "en-fact")
+
+    assert result.language == "en"
+    assert result.citations
+    assert any(source["url"].endswith(".en.md") for source in result.sources)
+
+
+def test_a_weather_question_goes_to_the_weather_tool(service: AgentService) -> None:
+    result = _ask(service, "Va-t-il pleuvoir demain à Versailles ?", "weather")
+
+    assert result.tools == ["get_weather"]
+    assert not result.abstained
+
+
+def test_an_unrelated_question_is_not_answered_from_the_knowledge_base(service: AgentService) -> None:
+    result = _ask(service, "Who won the football world cup in 1998?", "out-of-scope")
+
+    assert result.abstained
+    assert "chateauversailles.fr" in result.answer
+    assert result.citations == []
+
+
+def test_a_greeting_costs_one_model_call_and_no_search(service: AgentService) -> None:
+    result = _ask(service, "Bonjour !", "greeting")
+
+    assert result.tools == [] and result.model_calls == 1
