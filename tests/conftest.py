@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -167,3 +168,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "shared" in item.keywords:
             item.add_marker(skip)
+
+
+PROVIDER_VARIABLES = [
+    "AGENT_PROVIDER", "AGENT_MODEL", "AGENT_MAX_RETRIES", "AGENT_REQUEST_TIMEOUT_SECONDS",
+    "MISTRAL_API_KEY", "MISTRAL_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE",
+    "OPENAI_ORG_ID", "OPENAI_ORGANIZATION", "OPENAI_PROJECT", "OPENAI_PROXY",
+    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
+]  # fmt: skip
+
+
+@pytest.fixture
+def no_network_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the settings under test configure provider clients; nothing leaves 127.0.0.1."""
+    for name in PROVIDER_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    # langchain_mistralai may fetch a tokenizer from the Hugging Face hub; offline it gives up at
+    # once. The hub reads the variable once at import, so patch its constant too.
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    hub_constants = sys.modules.get("huggingface_hub.constants")
+    if hub_constants is not None:
+        monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", True)

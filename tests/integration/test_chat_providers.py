@@ -42,25 +42,8 @@ CALL_MODES = ["invoke", "ainvoke", "stream", "astream"]
 # A failure must surface well before this; a client stuck retrying fails the test instead of hanging.
 DEADLINE_S = 15.0
 # Variables the SDKs or this project read on their own, which would bypass the settings under test.
-LEAKY_VARIABLES = [
-    "AGENT_PROVIDER",
-    "AGENT_MODEL",
-    "AGENT_MAX_RETRIES",
-    "AGENT_REQUEST_TIMEOUT_SECONDS",
-    "MISTRAL_API_KEY",
-    "MISTRAL_BASE_URL",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OPENAI_API_BASE",
-    "OPENAI_ORG_ID",
-    "OPENAI_PROJECT",
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-]
+
+pytestmark = pytest.mark.usefixtures("no_network_leaks")
 
 
 @tool
@@ -74,16 +57,6 @@ class VisitRequest(BaseModel):
 
     language: str
     party_size: int
-
-
-@pytest.fixture(autouse=True)
-def _no_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the settings under test configure the clients; nothing leaves 127.0.0.1."""
-    for name in LEAKY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # langchain-mistralai may look for a tokenizer
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +26,10 @@ from rag.embeddings import EmbeddingConfigError, build_embedder, embedder_name
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 
-pytestmark = pytest.mark.filterwarnings("ignore:Could not download mistral tokenizer:UserWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Could not download mistral tokenizer:UserWarning"),
+    pytest.mark.usefixtures("no_network_leaks"),
+]
 
 API_KEY = "test"
 DIMENSION = 8
@@ -35,23 +37,6 @@ DIMENSION = 8
 DEADLINE_S = 10.0
 PROVIDERS = ["openai", "mistral"]
 # Variables the provider SDKs read on their own, which would bypass the settings under test.
-LEAKY_VARIABLES = [
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OPENAI_API_BASE",
-    "OPENAI_ORG_ID",
-    "OPENAI_ORGANIZATION",
-    "OPENAI_PROJECT",
-    "OPENAI_PROXY",
-    "MISTRAL_API_KEY",
-    "MISTRAL_BASE_URL",
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-]
 
 
 def fake_vector(text: str) -> list[float]:
@@ -126,21 +111,6 @@ def _handler_for(state: FakeEmbeddingServer) -> type[BaseHTTPRequestHandler]:
             self._reply(200, json.dumps(body).encode())
 
     return Handler
-
-
-@pytest.fixture(autouse=True)
-def _no_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the settings under test configure the clients; nothing leaves 127.0.0.1."""
-    for name in LEAKY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    # langchain_mistralai fetches a tokenizer from the Hugging Face hub at construction;
-    # offline it gives up at once and falls back to counting characters.
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    hub_constants = sys.modules.get("huggingface_hub.constants")
-    if hub_constants is not None:  # read once at import: an earlier import would ignore the variable
-        monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", True)
 
 
 @pytest.fixture
