@@ -408,9 +408,39 @@ def _calls_for(aspect: str, question: str, tools: set[str]) -> list[tuple[str, d
         calls.append(
             ("get_travel_info", {"origin": origin, "mode": travel_mode(aspect) or travel_mode(question)})
         )
-    if not calls and "search_knowledge_base" in tools and aspect.strip():
+    # A part of a weather or travel question ("and how long will it take?") goes to the knowledge
+    # base only if it names a visit topic of its own.
+    tool_question = bool(calls) or bool(
+        ("get_weather" in tools and weather_date(question, question))
+        or ("get_travel_info" in tools and travel_origin(question))
+    )
+    wants_kb = not tool_question or _names_a_visit_topic(aspect, reply_language(question))
+    if wants_kb and "search_knowledge_base" in tools and aspect.strip():
         calls.append(("search_knowledge_base", {"query": aspect.strip()}))
     return calls
+
+
+_NOT_VISIT_TOPICS = frozenset(
+    {"versailles town", "palace", "paris", "airport", "how long", "how to get", "afternoon", "morning",
+     "evening", "night", "weekend"}
+)  # fmt: skip
+
+
+def _names_a_visit_topic(aspect: str, language: str) -> bool:
+    """Whether a weather or travel part also asks about the visit ("if it rains, is the show
+    cancelled?"): it names a glossary concept that is not weather, a date, a place or transport."""
+    glossary = load_glossary()
+    if glossary is None:
+        return False
+    for index, _ in _topic_concepts(aspect, language)[0]:
+        terms = glossary.concepts[index].terms
+        english = terms.get("en", ("",))[0]
+        words = [t for values in terms.values() for t in values]
+        cues = ("weather", "date", "place", "mode", "get_there")
+        answered_by_tools = any(_cues()[cue].find(word) for word in words for cue in cues)
+        if english not in _NOT_VISIT_TOPICS and not answered_by_tools:
+            return True
+    return False
 
 
 def _tool_call(name: str, args: dict[str, Any], index: int) -> dict[str, Any]:

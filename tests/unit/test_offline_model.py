@@ -166,6 +166,24 @@ def test_a_mixed_question_gets_a_search_and_a_weather_call() -> None:
     ]
 
 
+def test_a_weather_part_that_also_asks_about_the_visit_gets_a_search_too() -> None:
+    names = [name for name, _ in calls("S'il pleut samedi, la visite guidée des jardins est-elle annulée ?")]
+
+    assert names == ["get_weather", "search_knowledge_base"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How do I get from the Louvre to Versailles by train, and how long will it take?",
+        "Wie lange fährt man mit dem Fahrrad vom Louvre bis zum Schloss?",
+        "Quelle température fera-t-il à Versailles samedi matin ?",
+    ],
+)
+def test_the_parts_of_a_pure_travel_or_weather_question_need_no_search(message: str) -> None:
+    assert "search_knowledge_base" not in [name for name, _ in calls(message)]
+
+
 def test_a_leading_greeting_is_left_out_of_the_query() -> None:
     assert calls("Bonjour, quels sont les horaires du château ?") == [
         ("search_knowledge_base", {"query": "quels sont les horaires du château"})
