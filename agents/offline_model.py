@@ -24,6 +24,7 @@ It is deterministic and needs no model besides the language identifier and Snowb
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -691,16 +692,32 @@ def synthesis(reading: Reading) -> str:
         parts.append("\n".join([replies["tools"], *(f"- “{summary}”" for summary in reading.summaries)]))
     if quoted:
         lines = [replies["intro"].format(note=_quoted_note(quoted, reading.language))]
-        lines += [f"- {_quote(sentence)} [{sentence.number}]" for sentence in quoted]
+        followers = _followers(quoted, reading.sentences)
+        lines += [f"- {_quote(sentence, followers.get(sentence))} [{sentence.number}]" for sentence in quoted]
         parts.append("\n".join(lines))
     if missing:
         parts.append(replies["partial"].format(aspects=" ; ".join(missing), url=phrases.OFFICIAL_WEBSITE))
     return "\n\n".join(parts)
 
 
-def _quote(sentence: Sentence) -> str:
-    """A quoted evidence sentence, in quotation marks: the model's own words stay apart from it."""
-    text = f"“{sentence.text}”"
+def _followers(quoted: Sequence[Sentence], sentences: Sequence[Sentence]) -> dict[Sentence, Sentence]:
+    """For each quoted sentence, the next sentence of its passage when not quoted itself: the answer
+    often comes right after the sentence that names the subject ("Its construction... in 1778.")."""
+    chosen = set(quoted)
+    followers: dict[Sentence, Sentence] = {}
+    for current, following in itertools.pairwise(sentences):
+        same_place = following.number == current.number and following.label == current.label
+        if current in chosen and same_place and following not in chosen:
+            followers[current] = following
+            chosen.add(following)
+    return followers
+
+
+def _quote(sentence: Sentence, follower: Sentence | None = None) -> str:
+    """A quoted evidence sentence (and the one after it), in quotation marks: the model's own words
+    stay apart from the quote."""
+    body = f"{sentence.text} {follower.text}" if follower else sentence.text
+    text = f"“{body}”"
     return f"*{sentence.label}* — {text}" if sentence.label else text
 
 

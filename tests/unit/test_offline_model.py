@@ -304,7 +304,7 @@ def test_each_part_of_the_question_gets_its_own_quote() -> None:
     text = answer(
         "Le château est-il ouvert le lundi et peut-on louer une barque ?", "fr", [CLOSED_DAYS, BOATS]
     )
-    assert "ferment tous les lundis.” [1]" in text
+    assert "ferment tous les lundis." in text
     assert "louer des barques sur le Grand Canal au printemps et en été.” [2]" in text
 
 
@@ -382,5 +382,18 @@ def test_quoted_evidence_is_in_quotation_marks_so_the_reply_is_in_the_visitors_l
 
     text = answer("Is the palace open on Mondays, and can I rent a rowing boat?", "en", [CLOSED_DAYS, BOATS])
 
-    assert "“Le Château et le domaine de Trianon ferment tous les lundis.”" in text
+    assert "“Le Château et le domaine de Trianon ferment tous les lundis. Les Jardins ouvrent" in text
     assert detect_language(own_words(text)) == "en"
+
+
+def test_the_sentence_after_the_best_match_is_quoted_with_it() -> None:
+    temple = EvidenceItem(
+        chunk_id="temple",
+        title="Le jardin anglais",
+        source="https://example.org/jardin-anglais",
+        text="Le Temple de l'Amour est bâti sur une île. La construction est achevée en juillet 1778.",
+    )
+
+    text = answer("Quand le Temple de l'Amour a-t-il été bâti ?", "fr", [temple])
+
+    assert "achevée en juillet 1778.” [1]" in text
