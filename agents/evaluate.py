@@ -11,6 +11,7 @@ from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
 
+_CITATION = re.compile(r"\[(\d+)\]")
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|\[\d+\]")
 Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
 
@@ -31,9 +32,8 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
     row["tool_choice_ok"] = set(result.tools) == expected
     row["language_ok"] = answer_language == question.get("lang")
     row["answer_language"] = answer_language
-    row["citations_valid"] = all(f"[{n}]" in result.answer for n in result.citations) and not re.findall(
-        r"\[(\d+)\]", re.sub("|".join(rf"\[{n}\]" for n in result.citations) or "$^", "", result.answer)
-    )
+    in_answer = {int(number) for number in _CITATION.findall(result.answer)}
+    row["citations_valid"] = in_answer == set(result.citations)
     if question.get("type") == "out_of_scope":
         row["abstention_ok"] = result.abstained
     if question.get("answers") and question.get("type") in {"fact", "multi"}:

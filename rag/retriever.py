@@ -62,14 +62,13 @@ class CollectionSearcher:
             return None
         return np.array([filters.matches(meta) for meta in self.snapshot.metadatas], dtype=np.float32)
 
-    def lexical(self, query: str, n: int, filters: SearchFilters) -> list[tuple[str, float]]:
-        """BM25 ranking as (chunk id, score)."""
-        found = self.snapshot.bm25.search(query, n, self.allowed(filters))
+    def lexical(self, query: str, n: int, mask: np.ndarray | None) -> list[tuple[str, float]]:
+        """BM25 ranking as (chunk id, score), restricted to ``mask`` when given."""
+        found = self.snapshot.bm25.search(query, n, mask)
         return [(self.snapshot.ids[position], score) for position, score in found]
 
-    def dense(self, vector: np.ndarray, n: int, filters: SearchFilters) -> list[tuple[str, float]]:
-        """Chroma nearest neighbours as (chunk id, cosine similarity), filtered like BM25."""
-        mask = self.allowed(filters)
+    def dense(self, vector: np.ndarray, n: int, mask: np.ndarray | None) -> list[tuple[str, float]]:
+        """Chroma nearest neighbours as (chunk id, cosine similarity), restricted like BM25."""
         if mask is None:
             found = self.store.query(vector, n)
         else:
@@ -188,9 +187,10 @@ class HybridRetriever:
         stage_scores: dict[str, dict[str, float]] = {}
         owners: dict[str, CollectionSearcher] = {}
         for searcher in self.collections:
+            mask = searcher.allowed(filters)
             stages = {
-                "bm25": (searcher.lexical(lexical[searcher.name], n, filters), self.settings.bm25_weight),
-                "dense": (searcher.dense(vector, n, filters), self.settings.dense_weight),
+                "bm25": (searcher.lexical(lexical[searcher.name], n, mask), self.settings.bm25_weight),
+                "dense": (searcher.dense(vector, n, mask), self.settings.dense_weight),
             }
             for stage, (ranked, weight) in stages.items():
                 key = f"{searcher.name}:{stage}"
