@@ -1,0 +1,28 @@
+"""The one result shape every non-search tool returns: status, data source and a quotable summary."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+ToolStatus = Literal["ok", "not_found", "invalid", "unavailable", "error"]
+DataSource = Literal["forecast", "climate normals", "router", "estimate", "none"]
+
+
+class ToolResult(BaseModel):
+    """Base of the weather and travel results; subclasses add their data fields.
+
+    ``status``: ``ok`` (data below), ``not_found`` (unknown place), ``invalid`` (a date in the
+    past or unreadable), ``unavailable`` (no service and no fallback), ``error`` (unexpected).
+    ``source`` says where the figures come from, so a typical month is never taken for a forecast.
+    ``summary`` is a short, factual text the model can quote as is.
+    """
+
+    status: ToolStatus
+    source: DataSource = "none"
+    summary: str = Field(description="Human-readable result the model may quote.")
+
+    def to_json(self) -> str:
+        """The serialised form given to the model (done once, here)."""
+        return self.model_dump_json(exclude_none=True)
