@@ -119,10 +119,14 @@ def make_settings(index_dir: Path, **overrides: Any) -> RagSettings:
 
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No RAG_* variable or ``.env`` of the developer leaks into a test."""
+    """No RAG_*/TOOLS_* variable or ``.env`` of the developer leaks into a test."""
     for name in list(os.environ):
-        if name.startswith("RAG_") or name in {"MISTRAL_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"}:
+        if name.startswith(("RAG_", "TOOLS_")) or name in {
+            "MISTRAL_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GOOGLE_MAPS_API_KEY"
+        }:  # fmt: skip
             monkeypatch.delenv(name)
+    # Weather and travel tools never go online in tests unless a test builds them with a mock transport.
+    monkeypatch.setenv("TOOLS_OFFLINE", "1")
     monkeypatch.chdir(tmp_path)
 
 
