@@ -388,8 +388,9 @@ def route(messages: Sequence[BaseMessage], tools: set[str]) -> AIMessage:
         language = reply_language(question, _conversation_language(messages) or kind[1])
         return AIMessage(content=phrases.REPLIES.get(language, phrases.REPLIES["en"])[kind[0]])
     calls: list[tuple[str, dict[str, Any]]] = []
+    language = reply_language(question, _conversation_language(messages))
     for aspect in split_aspects(question, reply_language(question)) or [question]:
-        calls.extend(_calls_for(aspect, question, tools))
+        calls.extend(_calls_for(aspect, question, tools, language))
     unique = list({json.dumps(call, sort_keys=True): call for call in calls}.values())
     if not unique:
         language = reply_language(question, _conversation_language(messages))
@@ -399,16 +400,18 @@ def route(messages: Sequence[BaseMessage], tools: set[str]) -> AIMessage:
     )
 
 
-def _calls_for(aspect: str, question: str, tools: set[str]) -> list[tuple[str, dict[str, Any]]]:
+def _calls_for(
+    aspect: str, question: str, tools: set[str], language: str = "en"
+) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls one part of the question needs (the tools' summaries in ``language``)."""
     calls: list[tuple[str, dict[str, Any]]] = []
     date = weather_date(aspect, question)
     if date and "get_weather" in tools:
-        calls.append(("get_weather", {"date": date, "place": "Versailles"}))
+        calls.append(("get_weather", {"date": date, "place": "Versailles", "language": language}))
     origin = travel_origin(aspect)
     if origin and "get_travel_info" in tools:
-        calls.append(
-            ("get_travel_info", {"origin": origin, "mode": travel_mode(aspect) or travel_mode(question)})
-        )
+        mode = travel_mode(aspect) or travel_mode(question)
+        calls.append(("get_travel_info", {"origin": origin, "mode": mode, "language": language}))
     # A part of a weather or travel question ("and how long will it take?") goes to the knowledge
     # base only if it names a visit topic of its own.
     tool_question = bool(calls) or bool(

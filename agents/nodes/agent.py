@@ -21,6 +21,7 @@ def make_agent(deps: AgentDeps) -> Any:
         system = render(
             "agent",
             language=language_name(state.get("language", "")),
+            language_code=state.get("language", "") or "en",
             kb_language=language_name(deps.kb_language),
         )
         reply = model.invoke([SystemMessage(system), *state["messages"]])

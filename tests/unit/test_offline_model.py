@@ -71,8 +71,28 @@ def agent() -> Runnable[Any, AIMessage]:
 
 
 def calls(message: str) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls for ``message``, without the ``language`` argument (tested on its own)."""
     reply = agent().invoke([HumanMessage(message)])
-    return [(call["name"], call["args"]) for call in reply.tool_calls]
+    return [
+        (call["name"], {k: v for k, v in call["args"].items() if k != "language"})
+        for call in reply.tool_calls
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("Quel temps fera-t-il samedi à Versailles ?", "fr"),
+        ("How do I get there from Charles de Gaulle airport?", "en"),
+        ("¿Cómo llego desde la estación de Montparnasse?", "es"),
+    ],
+)
+def test_weather_and_travel_calls_ask_for_a_summary_in_the_visitors_language(
+    message: str, language: str
+) -> None:
+    reply = agent().invoke([HumanMessage(message)])
+
+    assert [call["args"]["language"] for call in reply.tool_calls] == [language]
 
 
 def prompt(question: str, language: str, evidence: list[EvidenceItem], extra: str = "") -> list[BaseMessage]:
