@@ -60,6 +60,7 @@ TYPE_BONUS = 0.5  # ranking bonus of a sentence holding the kind of value asked 
 STRUCTURED_TOOLS = ("GapAnalysis", "Critique")
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_JAPANESE_CONTENT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}")
 _WORD = re.compile(r"\w+(?:['-]\w+)*")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 _EVIDENCE_ITEM = re.compile(r"^\[(\d+)\][ \t]*(.*?)\nsource:[^\n]*\n```text\n(.*?)\n```", re.M | re.S)
@@ -566,7 +567,20 @@ def aspect_needs(aspect: str, language: str, target: str, kinds: Sequence[Answer
             needs.append(
                 Need(frozenset({tuple(sorted(word_stems))}), tuple(k for k in kinds if k.cues.search(word)))
             )
+    # Japanese words the glossary cannot translate are needs too (met only where written as such),
+    # as untranslated Latin-script words are: "日本食" is what a question about restaurants asks for.
+    needs += [Need(frozenset({(word,)})) for word in _japanese_content_words(aspect, language, spans)]
     return list(dict.fromkeys(needs))
+
+
+def _japanese_content_words(aspect: str, language: str, skip: Sequence[tuple[int, int]]) -> list[str]:
+    """Runs of kanji or katakana (hiragana holds the grammar) outside the glossary's ``skip`` spans,
+    question words ("何本", "何時") left out."""
+    if language != "ja":
+        return []
+    folded = _fold(aspect)
+    kept = "".join(" " if any(start <= i < end for start, end in skip) else c for i, c in enumerate(folded))
+    return [run for run in _JAPANESE_CONTENT.findall(kept) if "何" not in run]
 
 
 def match_aspects(aspects: Sequence[str], language: str, sentences: Sequence[Sentence]) -> list[AspectMatch]:

@@ -417,3 +417,25 @@ def test_the_sentence_after_the_best_match_is_quoted_with_it() -> None:
     text = answer("Quand le Temple de l'Amour a-t-il été bâti ?", "fr", [temple])
 
     assert "achevée en juillet 1778.” [1]" in text
+
+
+RESTAURANT = EvidenceItem(
+    chunk_id="restaurant",
+    title="Restaurants du domaine",
+    headings="Se restaurer",
+    source="https://example.org/restaurants",
+    text="Le restaurant Ore propose une cuisine française au château, près de la place d'Armes. "
+    "Le restaurant La Flottille du château est au bord du Grand Canal. Le restaurant Angelina du "
+    "château est au Petit Trianon. Un kiosque vend des glaces près du bassin.",
+)
+
+
+def test_a_japanese_word_the_glossary_cannot_translate_must_be_found_in_the_evidence() -> None:
+    """ "日本食" (Japanese food) is unknown to the glossary: French evidence about a restaurant does
+    not answer it, while the same question without it is answered."""
+    evidence = [RESTAURANT, HOURS, BOATS]
+    specific = answer("ヴェルサイユ宮殿の近くに日本食レストランはありますか", "ja", evidence)
+    general = answer("ヴェルサイユ宮殿の近くにレストランはありますか", "ja", evidence)
+
+    assert "[1]" not in specific and "chateauversailles.fr" in specific
+    assert "[1]" in general
