@@ -267,12 +267,29 @@ def split_aspects(question: str, language: str) -> list[str]:
     aspects = []
     for part in _ASPECT_BREAK.split(question):
         start = 0
-        for cut, end in [*connectors.find(part), (len(part), len(part))]:
+        cuts = [
+            (cut, end) for cut, end in connectors.find(part) if not _inside_a_name(part, cut, end, language)
+        ]
+        for cut, end in [*cuts, (len(part), len(part))]:
             aspect = _without_greeting(part[start:cut]).strip(" ,.:¿¡、，\t")
             if aspect and _has_topic(aspect, language):
                 aspects.append(aspect)
             start = end
     return aspects
+
+
+_NAME_BEFORE = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-ZÀ-Ý][\w'’-]*\s*$")
+_NAME_AFTER = re.compile(
+    r"^\s*(?:(?:des|de la|du|de|les|la|le|l'|d'|the|of|del|della|dei|di|do|da|dos)\s*)?[A-ZÀ-Ý]"
+)
+
+
+def _inside_a_name(text: str, cut: int, end: int, language: str) -> bool:
+    """True when the connector joins two capitalised words, as in a proper name ("galerie des
+    Sculptures et des Moulages"), not two parts of a question. German capitalises every noun."""
+    if language == "de":
+        return False
+    return bool(_NAME_BEFORE.search(text[:cut]) and _NAME_AFTER.match(text[end:]))
 
 
 def _without_greeting(text: str) -> str:
@@ -557,7 +574,8 @@ def aspect_needs(aspect: str, language: str, target: str, kinds: Sequence[Answer
     needs = []
     for index, said in concepts:
         terms = glossary.concepts[index].terms if glossary else {}
-        stems = frozenset(tuple(sorted(_stems(term, target))) for term in terms.get(target, ())) - {()}
+        answering = [*terms.get(target, ()), *_opposite_terms(index, target)]
+        stems = frozenset(tuple(sorted(_stems(term, target))) for term in answering) - {()}
         # The cues of answer types are French and English words: look at the French terms too.
         words = " ".join([said, *terms.get("fr", ())[:3], *terms.get(target, ())[:3]])
         if stems:
@@ -581,6 +599,18 @@ def _japanese_content_words(aspect: str, language: str, skip: Sequence[tuple[int
     folded = _fold(aspect)
     kept = "".join(" " if any(start <= i < end for start, end in skip) else c for i, c in enumerate(folded))
     return [run for run in _JAPANESE_CONTENT.findall(kept) if "何" not in run]
+
+
+@lru_cache(maxsize=64)
+def _opposite_terms(index: int, target: str) -> tuple[str, ...]:
+    """``target`` terms of the concept opposite to concept ``index`` (open / closed), if any."""
+    glossary = load_glossary()
+    if glossary is None:
+        return ()
+    by_name = {concept.terms.get("en", ("",))[0]: concept for concept in glossary.concepts}
+    name = glossary.concepts[index].terms.get("en", ("",))[0]
+    opposite = next((b if a == name else a for a, b in phrases.OPPOSITE_CONCEPTS if name in (a, b)), None)
+    return by_name[opposite].terms.get(target, ()) if opposite in by_name else ()
 
 
 def match_aspects(aspects: Sequence[str], language: str, sentences: Sequence[Sentence]) -> list[AspectMatch]:

@@ -334,3 +334,8 @@ REPLIES: dict[str, dict[str, str]] = {
         "abstain": "知识库无法回答这个问题。请查看官方网站 {url}。",
     },
 }
+
+# A yes/no question about one state is answered by a sentence stating the other ("will it be open
+# in December?" — "it is closed in the low season"): each pair names two glossary concepts by their
+# first English term, and a sentence with either answers a question about one.
+OPPOSITE_CONCEPTS: tuple[tuple[str, str], ...] = (("open", "closed"),)

@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.runnables import Runnable
 from langchain_core.tools import tool
 
-from agents.offline_model import OfflineChatModel
+from agents.offline_model import OfflineChatModel, split_aspects
 from agents.schemas import Critique, GapAnalysis, tagged
 from agents.tools.knowledge_base import EvidenceItem, render_evidence
 
@@ -439,3 +439,18 @@ def test_a_japanese_word_the_glossary_cannot_translate_must_be_found_in_the_evid
 
     assert "[1]" not in specific and "chateauversailles.fr" in specific
     assert "[1]" in general
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "parts"),
+    [
+        ("La galerie des Sculptures et des Moulages est-elle ouverte ?", "fr", 1),
+        ("Is the Grand Trianon and the Petit Trianon open?", "en", 1),
+        ("Quels sont les horaires et les tarifs ?", "fr", 2),
+        ("Öffnungszeiten und Preise?", "de", 2),
+    ],
+)
+def test_and_inside_a_proper_name_does_not_split_the_question(
+    question: str, language: str, parts: int
+) -> None:
+    assert len(split_aspects(question, language)) == parts
