@@ -1,0 +1,148 @@
+"""Visit dates as visitors write them, in nine languages, read with ``dateparser`` into one day.
+
+The library does the reading. What it leaves out in dateparser 1.5 (checked against the nine
+locales) is filled in by two small tables rather than by rules of our own:
+
+- weekend words ("ce week-end", "this weekend", "周末"...): the weekend in progress, else the coming
+  Saturday, since the forecast for one day is what the tool gives;
+- a few everyday phrases it does not read ("ce soir", "pasado mañana", "dopodomani", "あした"...).
+
+Conventions: dates are read day first (05/12/2026 is 5 December) except in Japanese and Chinese
+text, which writes the month first (7月14日); a day without a year is its next occurrence (on
+20 July, "le 14 juillet" is next year's); a weekday name is its next occurrence, today included (on
+a Saturday, "samedi" and "next Saturday" both mean today); "下周六" and "来週の土曜日" are next
+week's Saturday. A month or a year alone ("juillet", "2026") is not a day and is reported as vague.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from dateparser.date import DateDataParser
+from dateparser.search import search_dates
+
+VISITOR_LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
+SATURDAY = 5
+
+# Phrases dateparser 1.5 does not read, as days from today. Longest first when several match.
+EXTRA_DAY_OFFSETS = {
+    "ce soir": 0, "ce matin": 0, "cet après-midi": 0, "cette nuit": 0,
+    "esta noche": 0, "esta tarde": 0, "esta mañana": 0, "pasado mañana": 2,
+    "heute abend": 0, "heute nachmittag": 0, "heute morgen": 0,
+    "stasera": 0, "stamattina": 0, "dopodomani": 2,
+    "hoje à noite": 0, "hoje à tarde": 0, "esta noite": 0, "depois de amanhã": 2,
+    "vanavond": 0, "vanmiddag": 0, "vanmorgen": 0,
+    "きょう": 0, "今夜": 0, "今晩": 0, "あした": 1, "あさって": 2,
+    "今晚": 0, "後天": 2,
+}  # fmt: skip
+WEEKEND_WORDS = (
+    "weekend", "week-end", "fin de semana", "wochenende", "fine settimana", "fim de semana", "週末", "周末",
+)  # fmt: skip
+# Chinese and Japanese "next week's <weekday>": the prefix is dropped and the weekday moved to next week.
+_NEXT_WEEK_PREFIX = re.compile(r"^(?:下个|下個|下)(?=周|週|星期|礼拜|禮拜)|^来週の?")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_TRAILING_PUNCTUATION = " .,;:!?？。！、"
+
+DateStatus = Literal["ok", "past", "vague", "unreadable"]
+
+
+@dataclass(frozen=True)
+class ParsedDate:
+    """What a visitor's date expression means: a day (``ok`` or ``past``), or why there is none."""
+
+    text: str
+    status: DateStatus
+    day: dt.date | None = None
+
+
+def parse_visit_date(text: str, today: dt.date, languages: Sequence[str] = VISITOR_LANGUAGES) -> ParsedDate:
+    """Read ``text`` ("demain", "next Saturday", "le 14 juillet", "2026-12-05") relative to ``today``.
+
+    Args:
+        text: the date as the visitor wrote it.
+        today: the current day where the visit takes place (Europe/Paris).
+        languages: ISO 639-1 codes to try, the visitor's first; defaults to the nine visitor languages.
+    """
+    cleaned = _normalise(text)
+    if not cleaned:
+        return ParsedDate(text, "unreadable")
+    languages = tuple(languages) or VISITOR_LANGUAGES
+    found = _resolve(cleaned, today, languages)
+    if found == "vague":
+        return ParsedDate(text, "vague")
+    if found is None:
+        return ParsedDate(text, "unreadable")
+    if (
+        found == today + dt.timedelta(days=7)
+        and _resolve(cleaned, today - dt.timedelta(days=1), languages) == today
+    ):
+        found = today  # a weekday name on that weekday: today, not in a week
+    return ParsedDate(text, "past" if found < today else "ok", found)
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.replace("’", "'").split()).strip(_TRAILING_PUNCTUATION).casefold()
+
+
+def _resolve(text: str, today: dt.date, languages: tuple[str, ...]) -> dt.date | Literal["vague"] | None:
+    """The day ``text`` names seen from ``today``; ``"vague"`` for a month or year; None if unread."""
+    if any(word in text for word in WEEKEND_WORDS):
+        return today if today.weekday() >= SATURDAY else today + dt.timedelta(days=SATURDAY - today.weekday())
+    offset = _extra_offset(text)
+    if offset is not None:
+        return today + dt.timedelta(days=offset)
+    if _NEXT_WEEK_PREFIX.match(text):
+        weekday = _library_day(_NEXT_WEEK_PREFIX.sub("", text), today, languages)
+        if isinstance(weekday, dt.date) and 0 <= (weekday - today).days < 7:
+            return today + dt.timedelta(days=7 - today.weekday() + weekday.weekday())
+    return _library_day(text, today, languages)
+
+
+def _extra_offset(text: str) -> int | None:
+    for phrase in sorted(EXTRA_DAY_OFFSETS, key=len, reverse=True):
+        pattern = re.escape(phrase) if _CJK.search(phrase) else rf"(?<!\w){re.escape(phrase)}(?!\w)"
+        if re.search(pattern, text):
+            return EXTRA_DAY_OFFSETS[phrase]
+    return None
+
+
+def _library_day(text: str, today: dt.date, languages: tuple[str, ...]) -> dt.date | Literal["vague"] | None:
+    """dateparser on the whole text, else on the date it finds inside ("samedi prochain" -> "samedi")."""
+    parser = _parser(languages, today, month_first=bool(_CJK.search(text)))
+    data = parser.get_date_data(text)
+    if data.date_obj is None:
+        found = search_dates(
+            text, languages=list(languages), settings=_settings(today, bool(_CJK.search(text)))
+        )
+        for fragment, _ in found or []:
+            data = parser.get_date_data(fragment)
+            if data.date_obj is not None and data.period == "day":
+                break
+        else:
+            return None
+    if data.date_obj is None:
+        return None
+    if data.period in ("month", "year"):
+        return "vague"
+    return data.date_obj.date()
+
+
+def _settings(today: dt.date, month_first: bool) -> dict[str, object]:
+    settings: dict[str, object] = {
+        "PREFER_DATES_FROM": "future",
+        "RELATIVE_BASE": dt.datetime.combine(today, dt.time(12)),
+    }
+    if not month_first:
+        settings["DATE_ORDER"] = "DMY"
+    return settings
+
+
+@functools.lru_cache(maxsize=32)
+def _parser(languages: tuple[str, ...], today: dt.date, month_first: bool) -> DateDataParser:
+    """One parser per language list and day: dateparser loads its locales once, on first use."""
+    return DateDataParser(languages=list(languages), settings=_settings(today, month_first))
