@@ -1,0 +1,165 @@
+"""Where a visitor starts from: the shipped gazetteer first, an optional online geocoder second."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from agents.tools.http import ServiceUnavailable, ToolHttpClient
+
+logger = logging.getLogger(__name__)
+
+PlaceKind = Literal["station", "airport", "landmark", "district", "city", "town", "geocoded"]
+
+FUZZY_THRESHOLD = 0.85
+MIN_FUZZY_LENGTH = 5  # "cdg" must not become "cdh"; typos are only forgiven in longer names
+# Geocoded places outside this box (mainland France, with margins) are treated as unknown.
+FRANCE_BOUNDS = (41.0, 51.5, -5.5, 10.0)
+
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_GAP = re.compile(rf"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
+_IS_CJK = re.compile(rf"[{_CJK}]")
+_NOT_WORD = re.compile(r"[\W_]+")
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
+_ABBREVIATIONS = {"st": "saint", "ste": "sainte", "mt": "mont"}
+_LATIN_LIMIT = 0x0530  # accents are dropped on Latin, Greek and Cyrillic letters, never on kana
+
+
+class Place(BaseModel):
+    """One place of the gazetteer (or one answer of the geocoder)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    kind: PlaceKind
+    lat: float
+    lon: float
+    aliases: tuple[str, ...] = ()
+    access: tuple[str, ...] = ()
+    rank: int = 2  # when a text names several places: 1 for Paris as a whole, 0 for Versailles itself
+
+
+class GazetteerFile(BaseModel):
+    """The shape of ``data/travel/gazetteer.json``."""
+
+    source: str
+    note: str = ""
+    places: list[Place]
+
+
+def normalise(text: str) -> str:
+    """Lower case, no accents or punctuation, 'St' spelt 'saint', no spaces around CJK characters."""
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFKD", text.casefold().translate(_LIGATURES)):
+        if unicodedata.combining(char) and kept and ord(kept[-1]) < _LATIN_LIMIT:
+            continue
+        kept.append(char)
+    words = _NOT_WORD.sub(" ", unicodedata.normalize("NFC", "".join(kept))).split()
+    return _CJK_GAP.sub("", " ".join(_ABBREVIATIONS.get(word, word) for word in words))
+
+
+@dataclass(frozen=True)
+class _Alias:
+    key: str
+    place: Place
+
+    @property
+    def cjk(self) -> bool:
+        return bool(_IS_CJK.search(self.key))
+
+    def found_in(self, text: str) -> bool:
+        """Whole words of ``text`` for Latin names; any substring for CJK names (no spaces there)."""
+        return self.key in text if self.cjk else f" {self.key} " in f" {text} "
+
+
+class Gazetteer:
+    """Alias lookup: exact, then an alias inside the visitor's text, then a close spelling."""
+
+    def __init__(self, places: list[Place]):
+        self.places = {place.id: place for place in places}
+        aliases: dict[str, _Alias] = {}
+        for place in places:
+            for spelling in (place.name, *place.aliases):
+                key = normalise(spelling)
+                if key and key not in aliases:  # the first place to claim a spelling keeps it
+                    aliases[key] = _Alias(key, place)
+        self._aliases = aliases
+
+    def find(self, text: str) -> Place | None:
+        """The place ``text`` names (a bare name or a sentence containing one), or ``None``."""
+        query = normalise(text)
+        if not query:
+            return None
+        if query in self._aliases:
+            return self._aliases[query].place
+        contained = [alias for alias in self._aliases.values() if alias.found_in(query)]
+        if contained:
+            return max(contained, key=lambda alias: (alias.place.rank, len(alias.key))).place
+        return self._closest(query)
+
+    def _closest(self, query: str) -> Place | None:
+        """The alias most like the text or one of its word windows (typos: 'Montparnase')."""
+        tokens = query.split()
+        best: tuple[float, int, int] = (0.0, 0, 0)
+        found: Place | None = None
+        for alias in self._aliases.values():
+            if alias.cjk or len(alias.key) < MIN_FUZZY_LENGTH:
+                continue
+            width = len(alias.key.split())
+            windows = {" ".join(tokens[i : i + width]) for i in range(max(len(tokens) - width + 1, 1))}
+            for window in windows:
+                matcher = difflib.SequenceMatcher(None, window, alias.key)
+                if matcher.real_quick_ratio() < FUZZY_THRESHOLD or matcher.quick_ratio() < FUZZY_THRESHOLD:
+                    continue
+                score = (matcher.ratio(), alias.place.rank, len(alias.key))
+                if score[0] >= FUZZY_THRESHOLD and score > best:
+                    best, found = score, alias.place
+        return found
+
+
+@functools.lru_cache(maxsize=4)
+def load_gazetteer(path: Path) -> Gazetteer:
+    """The gazetteer stored at ``path`` (read once per path)."""
+    data = GazetteerFile.model_validate_json(path.read_text(encoding="utf-8"))
+    return Gazetteer(data.places)
+
+
+class Geocoder:
+    """An online geocoder with the Nominatim search API, for places the gazetteer does not know."""
+
+    def __init__(self, http: ToolHttpClient, url: str):
+        self.http = http
+        self.url = url
+
+    def find(self, text: str, language: str = "en") -> Place | None:
+        """The first match in France, or ``None`` (no match, odd payload or service unavailable)."""
+        params = {"q": text, "format": "json", "limit": 1, "accept-language": language}
+        try:
+            payload = self.http.get_json(self.url, params=params)
+        except ServiceUnavailable as error:
+            logger.warning("Geocoder unavailable, origin left unknown: %s", error)
+            return None
+        return _place_from_nominatim(payload)
+
+
+def _place_from_nominatim(payload: Any) -> Place | None:
+    try:
+        first = payload[0]
+        lat, lon = float(first["lat"]), float(first["lon"])
+        label = str(first.get("display_name") or "")
+    except (IndexError, KeyError, TypeError, ValueError):
+        return None
+    south, north, west, east = FRANCE_BOUNDS
+    if not (south <= lat <= north and west <= lon <= east):
+        return None
+    name = ", ".join(part.strip() for part in label.split(",")[:2] if part.strip()) or f"{lat:.4f}, {lon:.4f}"
+    return Place(id="geocoded", name=name, kind="geocoded", lat=lat, lon=lon)
