@@ -694,7 +694,11 @@ class Reading:
         summaries = tool_summaries(text)
         aspects = split_aspects(question, reply_language(question)) or ([question] if question else [])
         if summaries:  # the weather and travel parts are answered by the tools, not the evidence
-            aspects = [a for a in aspects if not (weather_date(a, question) or travel_origin(a))]
+            asked_in = reply_language(question)
+            aspects = [
+                a for a in aspects
+                if not (weather_date(a, question) or travel_origin(a)) and _names_a_visit_topic(a, asked_in)
+            ]  # fmt: skip
         sentences = evidence_sentences(text)
         matches = match_aspects(aspects, reply_language(question), sentences)
         return cls(question, language, matches, summaries, sentences)
