@@ -126,7 +126,8 @@ def test_timeout_falls_back_to_climate_normals_after_bounded_retries() -> None:
     result = service(recorder, max_retries=2).get("samedi")
     assert len(recorder.requests) == 3
     assert_normals(result, "service_unavailable")
-    assert result.summary.startswith("The forecast service cannot be reached right now. Typical for May")
+    assert result.summary.startswith("No forecast for 2026-05-1")
+    assert "the forecast service cannot be reached right now. Typical for May" in result.summary
 
 
 def test_429_then_success_gives_the_forecast() -> None:
@@ -177,7 +178,8 @@ def test_last_forecast_day_is_still_forecast() -> None:
 def test_offline_never_calls_and_says_why() -> None:
     result = service(never_called, offline=True).get("demain", language="fr")
     assert (result.source, result.fallback_reason) == ("climate normals", "offline")
-    assert result.summary.startswith("Les prévisions en ligne sont désactivées. Valeurs habituelles de mai")
+    assert result.summary.startswith("Pas de prévision pour le 2026-05-")
+    assert "les prévisions en ligne sont désactivées. Valeurs habituelles de mai" in result.summary
     assert "pas une prévision" in result.summary and "10,9 à 19,6 °C" in result.summary
 
 
