@@ -1,13 +1,16 @@
 """The agent on the development questions: tool choice, language, citations, abstention, facts.
 
 Usage: python -m benchmarks.agent_quality [--index DIR]   (index built by retrieval_quality)
-Uses the configured provider: the built-in offline model when no API key is set.
+Uses the configured provider: the built-in offline model when no API key is set. The weather and
+travel tools stay offline (climate normals, distance estimates) unless TOOLS_OFFLINE is set
+otherwise, so that the figures do not depend on the network.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 from pathlib import Path
 
@@ -20,6 +23,7 @@ from rag.evaluate import read_jsonl
 
 
 def main() -> None:
+    os.environ.setdefault("TOOLS_OFFLINE", "true")
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--index", type=Path, default=BENCH_INDEX)
     args = parser.parse_args()
