@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/pip install --disable-pip-version-check -q -c constraints.txt
 Q ?= Quels sont les horaires d'ouverture du château ?
 
-.PHONY: run test lint typecheck unit setup setup-dev index bench clean
+.PHONY: run ask test lint typecheck unit setup setup-dev index bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,15 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
 
-## Install, index the bundled corpus (data/corpus) and answer one question with the agent (CLI).
+STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false --client.toolbarMode minimal
+
+## Install, index the bundled corpus (data/corpus) and open the chat app on http://localhost:8501.
 run: setup
+	$(BIN)/python -m rag index
+	$(BIN)/streamlit run streamlit_app.py $(STREAMLIT_FLAGS)
+
+## Install, index, and answer one question in the terminal: make ask Q="..."
+ask: setup
 	$(BIN)/python -m rag index
 	$(BIN)/python -m agents ask "$(Q)"
 
@@ -33,11 +40,11 @@ index: setup
 test: setup-dev lint typecheck unit
 
 lint:
-	$(BIN)/ruff check rag agents tests benchmarks
-	$(BIN)/ruff format --check rag agents tests benchmarks
+	$(BIN)/ruff check rag agents tests benchmarks streamlit_app.py
+	$(BIN)/ruff format --check rag agents tests benchmarks streamlit_app.py
 
 typecheck:
-	$(BIN)/mypy rag agents
+	$(BIN)/mypy rag agents streamlit_app.py
 
 unit:
 	$(BIN)/python -m pytest

@@ -15,6 +15,7 @@ class NodeStarted(BaseModel):
 class NodeFinished(BaseModel):
     type: Literal["node_finished"] = "node_finished"
     node: str
+    ms: float | None = None  # wall time of the node, when the stream reported its start
 
 
 class ToolCalled(BaseModel):
@@ -24,10 +25,44 @@ class ToolCalled(BaseModel):
 
 
 class ToolReturned(BaseModel):
+    """A tool's result; a search carries its passages with the score of every ranking stage."""
+
     type: Literal["tool_result"] = "tool_result"
     tool: str
     status: str
     summary: str = ""
+    args: dict[str, Any] = Field(default_factory=dict)
+    hits: list[dict[str, Any]] = Field(default_factory=list)  # search: chunk, title, source, scores
+    result: dict[str, Any] = Field(default_factory=dict)  # other tools: their JSON result
+    ms: float | None = None  # search time, when measured
+
+
+class GapAnalysed(BaseModel):
+    """One round's gap analysis: what the evidence does not answer yet and the searches proposed."""
+
+    type: Literal["gap_analysis"] = "gap_analysis"
+    missing: list[str] = Field(default_factory=list)
+    follow_up_queries: list[str] = Field(default_factory=list)
+    ms: float | None = None
+
+
+class CritiqueGiven(BaseModel):
+    """One round's self-critique verdict: is the evidence enough to answer?"""
+
+    type: Literal["critique"] = "critique"
+    sufficient: bool
+    reason: str = ""
+    ms: float | None = None
+
+
+class ModelCalled(BaseModel):
+    """A node called the chat model; tokens are None when the provider does not report them."""
+
+    type: Literal["model_call"] = "model_call"
+    node: str
+    calls: int = 1
+    input_tokens: int | None = None
+    output_tokens: int | None = None
 
 
 class AnswerToken(BaseModel):
@@ -50,6 +85,9 @@ class FinalAnswer(BaseModel):
     graph_overhead_ms: float = 0.0
     offline_model: bool = False
     trace: list[dict[str, Any]] = Field(default_factory=list)
+    evidence: list[dict[str, Any]] = Field(default_factory=list)  # the cited passages: number, text, url
+    input_tokens: int | None = None  # None: the provider reported no usage
+    output_tokens: int | None = None
 
 
 class ErrorOccurred(BaseModel):
@@ -58,5 +96,14 @@ class ErrorOccurred(BaseModel):
 
 
 AgentEvent = (
-    NodeStarted | NodeFinished | ToolCalled | ToolReturned | AnswerToken | FinalAnswer | ErrorOccurred
+    NodeStarted
+    | NodeFinished
+    | ToolCalled
+    | ToolReturned
+    | GapAnalysed
+    | CritiqueGiven
+    | ModelCalled
+    | AnswerToken
+    | FinalAnswer
+    | ErrorOccurred
 )

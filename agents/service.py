@@ -9,24 +9,17 @@ from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessageChunk, HumanMessage
+from langchain_core.messages import HumanMessage
 
 from agents.config import AgentSettings
 from agents.deps import AgentDeps
-from agents.events import (
-    AgentEvent,
-    AnswerToken,
-    ErrorOccurred,
-    FinalAnswer,
-    NodeFinished,
-    NodeStarted,
-    ToolCalled,
-    ToolReturned,
-)
+from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
 from agents.llm import ProviderError, build_chat_model
+from agents.search_log import SearchLog
+from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
-from agents.tools.pending import pending_tools
+from agents.turn_events import TurnEvents
 from rag.config import RagSettings
 from rag.retriever import HybridRetriever
 
@@ -44,6 +37,22 @@ def tools_called(trace: list[dict[str, Any]]) -> list[str]:
         elif event.get("node") == "follow_up":
             names.extend("search_knowledge_base" for _ in event.get("queries", []))
     return names
+
+
+def cited_evidence(evidence: list[dict[str, Any]], citations: list[int]) -> list[dict[str, Any]]:
+    """The cited passages, in citation order: number, title, headings, url and text."""
+    by_number = {entry["number"]: entry for entry in evidence}
+    return [
+        {
+            "number": number,
+            "title": by_number[number].get("title", ""),
+            "headings": by_number[number].get("headings", ""),
+            "url": by_number[number].get("source", ""),
+            "text": by_number[number].get("text", ""),
+        }
+        for number in citations
+        if number in by_number
+    ]
 
 
 def _offline_model(settings: AgentSettings) -> BaseChatModel:
@@ -68,10 +77,12 @@ class AgentService:
         self.llm = llm or build_chat_model(self.settings, offline_factory=_offline_model)
         self.offline = llm is None and self.settings.resolved_provider == "offline"
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
-        retriever_ = self.retriever
+        self.searches = SearchLog(self.retriever)
+        retriever_ = self.searches
+        self.visitor_tools = VisitorTools()
         deps = AgentDeps(
             llm=self.llm,
-            tools=[build_knowledge_base_tool(retriever_), *pending_tools()],
+            tools=[build_knowledge_base_tool(retriever_), *self.visitor_tools.tools],
             search=lambda query: search_knowledge_base(retriever_, query),
             embed=retriever_.embedder.embed_documents,
             kb_language=(retriever_.languages or ["fr"])[0],
@@ -100,37 +111,35 @@ class AgentService:
             )
             return
         started = time.perf_counter()
-        in_nodes = 0.0
-        running: dict[str, float] = {}
+        turn = TurnEvents(self.searches)
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
         try:
             for mode, chunk in self.graph.stream(
                 {"messages": [HumanMessage(question)]}, config, stream_mode=["tasks", "updates", "messages"]
             ):
-                if mode == "tasks" and isinstance(chunk, dict):
-                    if "result" in chunk or "error" in chunk:
-                        in_nodes += time.perf_counter() - running.pop(chunk["id"], time.perf_counter())
-                    else:
-                        running[chunk["id"]] = time.perf_counter()
-                yield from self._events(mode, chunk)
+                yield from turn.events(mode, chunk)
         except ProviderError as error:
             yield ErrorOccurred(message=str(error))
             return
         values = self.graph.get_state(config).values
         trace = values.get("trace", [])
+        citations = values.get("citations", [])
         seconds = time.perf_counter() - started
         yield FinalAnswer(
             answer=values.get("answer", ""),
             language=values.get("language", ""),
             tools=tools_called(trace),
-            citations=values.get("citations", []),
+            citations=citations,
             sources=values.get("sources", []),
             abstained=bool(values.get("abstained")),
             model_calls=values.get("model_calls", 0),
             seconds=round(seconds, 3),
-            graph_overhead_ms=round((seconds - in_nodes) * 1000, 1),
+            graph_overhead_ms=round((seconds - turn.in_nodes) * 1000, 1),
             offline_model=self.offline,
             trace=trace,
+            evidence=cited_evidence(values.get("evidence", []), citations),
+            input_tokens=turn.input_tokens,
+            output_tokens=turn.output_tokens,
         )
 
     def ask(self, question: str, thread_id: str = "default") -> FinalAnswer | ErrorOccurred:
@@ -140,33 +149,3 @@ class AgentService:
             if isinstance(event, FinalAnswer | ErrorOccurred):
                 last = event
         return last
-
-    @staticmethod
-    def _events(mode: str, chunk: Any) -> Iterator[AgentEvent]:
-        if mode == "tasks" and isinstance(chunk, dict):
-            if "result" in chunk or "error" in chunk:
-                yield NodeFinished(node=chunk["name"])
-            else:
-                yield NodeStarted(node=chunk["name"])
-        elif mode == "messages":
-            message, metadata = chunk
-            in_synthesis = metadata.get("langgraph_node") == "synthesize"
-            if in_synthesis and isinstance(message, AIMessageChunk) and message.text:
-                yield AnswerToken(text=message.text)
-        elif mode == "updates" and isinstance(chunk, dict):
-            for node, update in chunk.items():
-                for event in (update or {}).get("trace", [])[-1:]:
-                    if event.get("node") != node:
-                        continue
-                    if node == "agent":
-                        for call in event.get("tool_calls", []):
-                            yield ToolCalled(tool=call["tool"], args=call["args"])
-                    elif node == "follow_up":
-                        for query in event.get("queries", []):
-                            yield ToolCalled(tool="search_knowledge_base", args={"query": query})
-                    elif node == "collect":
-                        for result in event.get("results", []):
-                            summary = f"{result['hits']} passages" if "hits" in result else ""
-                            yield ToolReturned(
-                                tool=result["tool"], status=str(result["status"]), summary=summary
-                            )

@@ -95,25 +95,18 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from rag.store import ChunkStore, KnowledgeBaseError, open_client
+    from rag.stats import knowledge_base_stats
 
-    settings = _settings(args)
-    client = open_client(settings)
-    names = args.collection or [c.name for c in client.list_collections()]
-    if not names:
-        raise KnowledgeBaseError("The index holds no collection. Build it with: python -m rag index")
     table = Table("collection", "chunks", "documents", "embedding", "dim", "languages", "complete")
-    for name in names:
-        store = ChunkStore.open(client, name)
-        info = store.info
+    for row in knowledge_base_stats(_settings(args), args.collection):
         table.add_row(
-            name,
-            str(store.count()),
-            str(info.get("documents", "?")),
-            str(info.get("embedding_model", "?")),
-            str(info.get("embedding_dimension", "?")),
-            str(info.get("languages", "?")),
-            "yes" if info.get("complete") else "NO: rerun python -m rag index",
+            row["collection"],
+            str(row["chunks"]),
+            str(row["documents"] if row["documents"] is not None else "?"),
+            str(row["embedding_model"] or "?"),
+            str(row["embedding_dimension"] or "?"),
+            ",".join(row["languages"]) or "?",
+            "yes" if row["complete"] else "NO: rerun python -m rag index",
         )
     console.print(table)
     return 0

@@ -1,0 +1,124 @@
+"""What the Streamlit app needs from the agent, kept outside Streamlit: the service and its settings.
+
+The app builds one :class:`AgentService` per configuration (``st.cache_resource`` keyed by
+:func:`service_key`) and shares it between browser sessions; each session has its own thread id,
+so conversations never mix. Configuration comes from the environment and ``.env`` only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import ValidationError
+
+from agents.config import AgentSettings
+from agents.events import AgentEvent, ErrorOccurred
+from agents.llm import ProviderError
+from agents.service import AgentService
+from agents.tools.knowledge_base import build_knowledge_base_tool
+from rag.config import RagSettings
+from rag.errors import USER_ERRORS
+from rag.store import KnowledgeBaseError
+
+OFFLINE_NOTICE = (
+    "Offline model: extractive answers quoting the sources. Set MISTRAL_API_KEY or OPENAI_API_KEY "
+    "(or OPENAI_BASE_URL) in .env for a full LLM."
+)
+
+EXAMPLE_QUESTIONS: list[tuple[str, str]] = [
+    ("Français", "Quels sont les horaires d'ouverture du château ?"),
+    ("English", "How much is a ticket for the Palace?"),
+    ("Español", "¿Cómo llego a Versalles en tren desde París?"),
+    ("Deutsch", "Ist der Eintritt für Kinder kostenlos?"),
+    ("日本語", "庭園の噴水ショーはいつ見られますか？"),
+    ("Italiano", "Si possono noleggiare barche sul Grand Canal?"),
+]
+
+SERVICE_ERRORS: tuple[type[Exception], ...] = (*USER_ERRORS, ProviderError, ValidationError)
+INDEXING_ERRORS: tuple[type[Exception], ...] = (*SERVICE_ERRORS, ValueError)  # an unreadable upload too
+INDEX_HINT = "You can also use *Index documents* in the sidebar."
+
+
+def service_key() -> str:
+    """A fingerprint of the configuration the service is built from (a new one builds a new service)."""
+    agent, rag = AgentSettings(), RagSettings()
+    secrets = [
+        hashlib.sha256(secret.get_secret_value().encode()).hexdigest()
+        for secret in (agent.mistral_api_key, agent.openai_api_key)
+        if secret is not None
+    ]
+    described = "|".join([agent.model_dump_json(), rag.model_dump_json(), *secrets])
+    return hashlib.sha256(described.encode()).hexdigest()[:16]
+
+
+def build_service() -> AgentService:
+    """The agent service for the configuration in the environment and ``.env``."""
+    return AgentService()
+
+
+def error_message(error: Exception) -> str:
+    """A sentence for the visitor and the operator; index problems also say how to build one."""
+    if isinstance(error, ValidationError):
+        fields = ", ".join(str(e["loc"][0]) for e in error.errors() if e.get("loc")) or "a setting"
+        return f"The configuration is invalid ({fields}): fix it in .env or the environment. {error}"
+    if isinstance(error, KnowledgeBaseError):
+        return f"The knowledge base is not ready. {error} {INDEX_HINT}"
+    return str(error)
+
+
+def new_thread_id() -> str:
+    """A conversation id for one browser session."""
+    return f"web-{uuid.uuid4().hex}"
+
+
+def stream_turn(service: AgentService, question: str, thread_id: str) -> Iterator[AgentEvent]:
+    """The service's events; an index or configuration problem met mid-turn becomes an error event."""
+    try:
+        yield from service.stream(question, thread_id)
+    except SERVICE_ERRORS as error:
+        yield ErrorOccurred(message=error_message(error))
+
+
+def passages_per_search() -> int:
+    """How many passages a knowledge-base search returns (the tool's default ``k``)."""
+    return int(inspect.signature(build_knowledge_base_tool).parameters["k"].default)
+
+
+def current_settings(service: AgentService | None) -> tuple[AgentSettings, RagSettings]:
+    """The service's settings, else the environment's (defaults when those are invalid)."""
+    if service is not None:
+        return service.settings, service.retriever.settings
+    try:
+        return AgentSettings(), RagSettings()
+    except ValidationError:  # the page says why; the sidebar still shows something
+        return AgentSettings.model_construct(), RagSettings.model_construct()
+
+
+def settings_summary(service: AgentService | None) -> dict[str, dict[str, Any]]:
+    """The provider, model and retrieval settings in use, for the sidebar."""
+    agent, rag = current_settings(service)
+    offline = service.offline if service else agent.resolved_provider == "offline"
+    return {
+        "Assistant": {
+            "provider": agent.resolved_provider,
+            "model": service.model_name if service else agent.resolved_model,
+            "offline": offline,
+        },
+        "Retrieval": {
+            "passages per search (k)": passages_per_search(),
+            "rounds at most": agent.max_rounds,
+            "candidates per retriever": rag.candidates,
+            "fusion": f"RRF k={rag.rrf_k}, BM25 x{rag.bm25_weight}, dense x{rag.dense_weight}",
+            "reranking": f"top {rag.rerank_depth}" if rag.rerank else "off",
+            "embedding": f"{rag.embedding_provider}: {rag.resolved_embedding_model}",
+        },
+    }
+
+
+def graph_mermaid(service: AgentService) -> str:
+    """The graph's structure as LangGraph itself draws it."""
+    return str(service.graph.get_graph().draw_mermaid())

@@ -1,0 +1,291 @@
+"""The service's events turned into what the Streamlit app shows: step lines, answer Markdown, tables.
+
+Pure functions and one record per turn; the app only puts their output on the page. Lines use
+Streamlit's Markdown dialect (``:material/...:`` icons).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.events import (
+    AgentEvent,
+    AnswerToken,
+    CritiqueGiven,
+    ErrorOccurred,
+    FinalAnswer,
+    GapAnalysed,
+    ModelCalled,
+    NodeFinished,
+    NodeStarted,
+    ToolCalled,
+    ToolReturned,
+)
+
+NODE_LABELS = {
+    "prepare": "Reading the question",
+    "agent": "Choosing tools",
+    "tools": "Running tools",
+    "collect": "Collecting evidence",
+    "gap_analysis": "Gap analysis",
+    "self_critique": "Self-critique",
+    "follow_up": "Follow-up searches",
+    "synthesize": "Writing the answer",
+    "direct_reply": "Replying",
+}
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]{}<>#|~$])")
+_CITATION = re.compile(r"\[(\d{1,3})\]")
+
+
+def escape(text: str) -> str:
+    """``text`` shown literally in Markdown, on one line (no emphasis, links, LaTeX or headings)."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def is_web(url: str) -> bool:
+    return url.startswith(("https://", "http://"))
+
+
+def _code(text: str) -> str:
+    return "`" + text.replace("`", "'") + "`"
+
+
+def _arguments(args: dict[str, Any]) -> str:
+    return ", ".join(f"{name}={json.dumps(value, ensure_ascii=False)}" for name, value in args.items())
+
+
+def _tokens(event: ModelCalled) -> str:
+    if event.input_tokens is None and event.output_tokens is None:
+        return ""
+    return f" · {event.input_tokens or 0} in / {event.output_tokens or 0} out tokens"
+
+
+def step_line(event: AgentEvent, round_number: int = 0) -> str | None:
+    """One Markdown line for the live status, or None for events that are not steps."""
+    if isinstance(event, NodeFinished):
+        timing = f" · {event.ms:.0f} ms" if event.ms is not None else ""
+        return f":material/check: **{NODE_LABELS.get(event.node, event.node)}** {_code(event.node)}{timing}"
+    if isinstance(event, ToolCalled):
+        return f":material/build: call {_code(f'{event.tool}({_arguments(event.args)})')}"
+    if isinstance(event, ToolReturned):
+        timing = f" · {event.ms:.0f} ms" if event.ms is not None else ""
+        top = f" · top: {escape(event.hits[0].get('title', ''))}" if event.hits else ""
+        summary = escape(event.summary[:160]) if event.summary else ""
+        source = event.result.get("source")
+        status = f"{event.status} ({escape(str(source))})" if source and source != "none" else event.status
+        return f":material/description: {_code(event.tool)} → {status}: {summary}{top}{timing}"
+    if isinstance(event, GapAnalysed):
+        missing = "; ".join(escape(m) for m in event.missing) or "nothing"
+        follow = "; ".join(escape(q) for q in event.follow_up_queries) or "none"
+        title = f"**Gap analysis, round {round_number}**"
+        return f":material/search: {title}: missing {missing} · follow-ups {follow}"
+    if isinstance(event, CritiqueGiven):
+        verdict = "sufficient" if event.sufficient else "not sufficient"
+        return f":material/gavel: **Critique, round {round_number}**: {verdict}: {escape(event.reason)}"
+    if isinstance(event, ModelCalled):
+        calls = f"{event.calls} model calls" if event.calls > 1 else "model call"
+        return f":material/psychology: {calls} by {_code(event.node)}{_tokens(event)}"
+    if isinstance(event, ErrorOccurred):
+        return f":material/error: {escape(event.message)}"
+    if isinstance(event, FinalAnswer):
+        return f":material/task_alt: answered in {event.seconds:.2f} s with {event.model_calls} model calls"
+    return None
+
+
+@dataclass
+class Turn:
+    """One question and everything shown about its answer, kept in the browser session."""
+
+    question: str
+    steps: list[str] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    streamed: str = ""
+    answer_tokens: int = 0
+    final: FinalAnswer | None = None
+    error: str | None = None
+    rounds: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def add(self, event: AgentEvent) -> str | None:
+        """Record ``event`` (its full payload, timed from the turn's start); return its step line."""
+        if isinstance(event, AnswerToken):
+            self.streamed += event.text
+            self.answer_tokens += 1
+            return None
+        self.events.append(
+            {"t_ms": round((time.perf_counter() - self.started) * 1000, 1), **event.model_dump()}
+        )
+        if isinstance(event, FinalAnswer):
+            self.final = event
+        elif isinstance(event, ErrorOccurred):
+            self.error = event.message
+        elif isinstance(event, GapAnalysed):
+            self.rounds += 1
+        line = step_line(event, max(self.rounds, 1))
+        if line:
+            self.steps.append(line)
+        return line
+
+    def status_label(self) -> str:
+        """The collapsed status' title once the turn is over."""
+        if self.error is not None:
+            return "The assistant could not answer"
+        seconds = f" in {self.final.seconds:.1f} s" if self.final else ""
+        return f"{len(self.steps)} steps{seconds}: inspect what the agent did"
+
+
+def running_label(event: NodeStarted) -> str:
+    """The live status' title while ``event.node`` runs."""
+    return f"{NODE_LABELS.get(event.node, event.node)}…"
+
+
+def answer_markdown(answer: str, sources: list[dict[str, Any]]) -> str:
+    """The answer with each ``[n]`` linked to its web source; ``$`` kept from turning into LaTeX."""
+    urls = {source["number"]: str(source.get("url", "")) for source in sources}
+
+    def cite(match: re.Match[str]) -> str:
+        url = urls.get(int(match.group(1)), "")
+        label = f"\\[{match.group(1)}\\]"
+        return f"[{label}](<{url}>)" if is_web(url) else f"**{label}**"
+
+    return _CITATION.sub(cite, answer.replace("$", "\\$"))
+
+
+def sources_markdown(sources: list[dict[str, Any]], evidence: list[dict[str, Any]] | None = None) -> str:
+    """One bullet per cited source, under its citation number: a link (or its file), and its section."""
+    sections = {item["number"]: item.get("headings", "") for item in evidence or []}
+    lines = []
+    for source in sources:
+        title, url = escape(source.get("title") or source.get("url", "")), str(source.get("url", ""))
+        section = sections.get(source["number"])
+        title += f" › {escape(section)}" if section else ""
+        where = f"[{title}](<{url}>)" if is_web(url) else f"{title} · {_code(url)}"
+        lines.append(f"- **\\[{source['number']}\\]** {where}")
+    return "\n".join(lines)
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def passage_markdown(item: dict[str, Any]) -> str:
+    """A cited passage: its place in the document, then its text quoted (headings shown in bold)."""
+    where = " › ".join(escape(part) for part in (item.get("title", ""), item.get("headings", "")) if part)
+    lines = []
+    for line in str(item.get("text", "")).replace("$", "\\$").splitlines():
+        if not line.strip():
+            continue
+        heading = _HEADING.match(line)
+        lines.append(f"> **{escape(heading.group(1))}**" if heading else f"> {line}")
+    return f"**\\[{item['number']}\\]** {where}\n\n" + "\n>\n".join(lines)
+
+
+def _detail(event: dict[str, Any]) -> str:
+    kind = event["type"]
+    if kind == "tool_call":
+        return _arguments(event["args"])
+    if kind == "tool_result":
+        return f"{event['status']}: {event['summary']}"
+    if kind == "gap_analysis":
+        missing, follow = "; ".join(event["missing"]), "; ".join(event["follow_up_queries"])
+        return f"missing: {missing or 'nothing'}; follow-ups: {follow or 'none'}"
+    if kind == "critique":
+        return f"{'sufficient' if event['sufficient'] else 'not sufficient'}: {event['reason']}"
+    if kind == "model_call":
+        tokens = event["input_tokens"], event["output_tokens"]
+        return f"{event['calls']} call(s); tokens " + (
+            "not reported" if tokens == (None, None) else f"{tokens[0]} in / {tokens[1]} out"
+        )
+    if kind == "error":
+        return str(event["message"])
+    if kind == "final_answer":
+        return f"{len(event['answer'])} characters, citations {event['citations']}"
+    return ""
+
+
+def timeline_rows(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per event but node starts: when, what, which node or tool, how long, a short detail."""
+    return [
+        {
+            "t (ms)": event["t_ms"],
+            "event": event["type"],
+            "node / tool": event.get("node") or event.get("tool", ""),
+            "took (ms)": f"{event['ms']:.1f}" if event.get("ms") is not None else "",
+            "detail": _detail(event),
+        }
+        for event in events
+        if event["type"] != "node_started"
+    ]
+
+
+def retrieval_tables(events: Iterable[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Per search: its query and one row per passage with the score of every ranking stage."""
+    tables = []
+    for event in events:
+        if event["type"] != "tool_result" or event["tool"] != "search_knowledge_base":
+            continue
+        rows = []
+        for rank, hit in enumerate(event["hits"], 1):
+            stages = {name: round(float(value), 4) for name, value in hit.get("scores", {}).items()}
+            rows.append(
+                {
+                    "rank": rank,
+                    "passage": " › ".join(p for p in (hit.get("title", ""), hit.get("headings", "")) if p),
+                    "score": round(float(hit.get("score", 0.0)), 4),
+                    **stages,
+                    "source": hit.get("source", ""),
+                }
+            )
+        tables.append((str(event["args"].get("query", "")), rows))
+    return tables
+
+
+def totals(turn: Turn) -> dict[str, str]:
+    """The turn's figures: time, model calls, tokens, graph overhead, tools."""
+    final = turn.final
+    if final is None:
+        return {}
+    tokens = (
+        "not reported by the provider"
+        if final.input_tokens is None and final.output_tokens is None
+        else f"{final.input_tokens or 0} in / {final.output_tokens or 0} out"
+    )
+    return {
+        "Total time": f"{final.seconds:.2f} s",
+        "Model calls": str(final.model_calls),
+        "Tokens": tokens,
+        "Graph overhead": f"{final.graph_overhead_ms:.0f} ms",
+        "Tools": ", ".join(final.tools) or "none",
+        "Rounds": str(turn.rounds),
+    }
+
+
+def graph_dot(graph_view: Any, visited: Iterable[str] = ()) -> str:
+    """Graphviz DOT of LangGraph's own drawing (``graph.get_graph()``); this turn's nodes filled."""
+    seen = set(visited)
+    lines = [
+        "digraph agent {",
+        '  graph [rankdir=LR, bgcolor="transparent", nodesep=0.25, ranksep=0.35];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11, fillcolor="white"];',
+        '  edge [color="#888888"];',
+    ]
+    for node_id in graph_view.nodes:
+        if node_id in {"__start__", "__end__"}:
+            lines.append(f'  "{node_id}" [label="{node_id.strip("_")}", shape=ellipse, fillcolor="#eeeeee"];')
+        else:
+            fill = "#ffd27a" if node_id in seen else "white"
+            lines.append(f'  "{node_id}" [fillcolor="{fill}"];')
+    for edge in graph_view.edges:
+        style = ', style="dashed"' if edge.conditional else ""
+        lines.append(f'  "{edge.source}" -> "{edge.target}" [arrowsize=0.7{style}];')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def visited_nodes(turn: Turn) -> list[str]:
+    """The nodes this turn ran, in order."""
+    return [event["node"] for event in turn.events if event["type"] == "node_finished"]

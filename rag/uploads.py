@@ -1,0 +1,78 @@
+"""Index files a user uploads (the app's sidebar) together with local folders, with a progress callback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from rag.config import RagSettings
+from rag.embeddings import Embedder
+from rag.indexer import IndexReport, index_corpus
+from rag.loaders import JSONL_SUFFIXES, TEXT_SUFFIXES
+
+UPLOAD_SUFFIXES = sorted(suffix.lstrip(".") for suffix in TEXT_SUFFIXES | JSONL_SUFFIXES)
+
+OnProgress = Callable[[float, str], object]  # fraction done (0-1), a sentence saying where it is
+
+
+def uploads_folder(settings: RagSettings) -> Path:
+    """Where uploaded files are kept, beside the index they were indexed into."""
+    return settings.index_dir / "uploads"
+
+
+def save_uploads(files: Iterable[tuple[str, bytes]], folder: Path) -> list[Path]:
+    """Write ``(name, content)`` pairs into ``folder``; names are reduced to their last part.
+
+    Raises:
+        ValueError: a file type the loaders cannot read (the message lists those they can).
+    """
+    saved = []
+    for name, content in files:
+        path = folder / Path(name).name
+        if path.suffix.lower().lstrip(".") not in UPLOAD_SUFFIXES or path.name.startswith("."):
+            raise ValueError(f"{name!r} cannot be indexed: upload {', '.join(UPLOAD_SUFFIXES)} files.")
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+        saved.append(path)
+    return saved
+
+
+class CallbackProgress:
+    """The indexer's progress protocol reported as (fraction, message) to a callback (a UI bar)."""
+
+    def __init__(self, on_progress: OnProgress) -> None:
+        self.on_progress = on_progress
+        self.total = 0
+        self.done = 0
+
+    def start(self, documents: int, chunks: int, to_embed: int) -> None:
+        self.total, self.done = to_embed, 0
+        self.on_progress(0.0, f"{documents} documents, {chunks} chunks; {to_embed} to embed")
+
+    def advance(self, embedded: int) -> None:
+        self.done += embedded
+        fraction = self.done / self.total if self.total else 1.0
+        self.on_progress(min(fraction, 1.0), f"embedded {self.done} of {self.total} chunks")
+
+    def finish(self) -> None:
+        self.on_progress(1.0, "done")
+
+
+def index_with_uploads(
+    local_paths: Sequence[Path],
+    settings: RagSettings,
+    on_progress: OnProgress,
+    embedder: Embedder | None = None,
+) -> IndexReport:
+    """Index ``local_paths`` plus every file uploaded so far.
+
+    The collection mirrors the paths it is given, so the uploads folder is always included and
+    the local folders must name everything else that should stay in the index.
+    """
+    paths = [*local_paths]
+    uploads = uploads_folder(settings)
+    if uploads.is_dir() and any(uploads.iterdir()):
+        paths.append(uploads)
+    if not paths:
+        raise ValueError("Nothing to index: upload files or give a local folder (e.g. data/corpus).")
+    return index_corpus(paths, settings, embedder=embedder, progress=CallbackProgress(on_progress))

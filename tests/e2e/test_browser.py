@@ -1,0 +1,193 @@
+"""The app in a real browser: ``streamlit run`` on 127.0.0.1, Debian's chromium driven by Playwright.
+
+A visitor asks in French and in English over the bundled corpus (real local embeddings, the
+offline model), gets cited answers, and an operator opens the trace inspector. Screenshots go to
+``$E2E_SCREENSHOTS`` (default: the test's temporary folder); look at them after a layout change.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rag.config import DEFAULT_CORPUS, RagSettings
+from rag.indexer import index_corpus
+from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+ANSWER_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture
+def chromium() -> Path:
+    """Debian's chromium; CI must have it (``.ci/run`` installs it), elsewhere the test is skipped."""
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is absent: install it with `apt-get install -y chromium`."
+        if os.environ.get("CI"):
+            pytest.fail(message + " CI installs it in .ci/run.")
+        pytest.skip(message)
+    return CHROMIUM
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _server_command(port: int) -> list[str]:
+    options = {
+        "server.headless": "true",
+        "server.address": "127.0.0.1",
+        "server.port": port,
+        "server.fileWatcherType": "none",
+        "browser.gatherUsageStats": "false",
+        "client.toolbarMode": "minimal",
+    }
+    app = str(REPO_ROOT / "streamlit_app.py")
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        app,
+        *(f"--{key}={value}" for key, value in options.items()),
+    ]
+
+
+def _wait_healthy(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"streamlit exited with code {server.returncode}")
+        try:
+            with opener.open(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"streamlit did not answer on {url} within {timeout:.0f} s")
+
+
+@pytest.fixture
+def app_url(tmp_path: Path, local_embedder: Any) -> Iterator[str]:
+    """The app serving an index of ``data/corpus``, offline model, state in ``tmp_path``."""
+    index_dir = tmp_path / "index"
+    index_corpus([DEFAULT_CORPUS], RagSettings(_env_file=None, index_dir=index_dir), embedder=local_embedder)
+    env = {name: value for name, value in os.environ.items() if name not in PROVIDER_VARIABLES}
+    env.update(
+        PYTHONPATH=str(REPO_ROOT),
+        RAG_INDEX_DIR=str(index_dir),
+        AGENT_PROVIDER="offline",
+        AGENT_CHECKPOINT_PATH=str(tmp_path / "state" / "threads.sqlite"),
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        ANONYMIZED_TELEMETRY="False",
+        NO_PROXY="127.0.0.1,localhost",
+    )
+    port = _free_port()
+    log = (tmp_path / "streamlit.log").open("wb")
+    server = subprocess.Popen(
+        _server_command(port),
+        cwd=tmp_path,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_healthy(url, server)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+def _ask(page: Any, question: str, turn: int) -> Any:
+    """Type ``question``, send it, and wait for the ``turn``-th answer to list its sources."""
+    from playwright.sync_api import expect
+
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+    answer = page.get_by_test_id("stChatMessage").nth(2 * turn - 1)
+    expect(answer).to_contain_text("Sources", timeout=ANSWER_TIMEOUT_MS)
+    expect(answer.get_by_test_id("stExpander").first).to_be_visible()
+    return answer
+
+
+def test_a_visitor_asks_in_french_and_english_and_an_operator_opens_the_trace(
+    chromium: Path, app_url: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    shots = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(app_url)
+            expect(page.get_by_text("Offline model: extractive answers")).to_be_visible(timeout=60_000)
+            expect(page.get_by_test_id("stSidebar")).to_contain_text("Chunks")
+            page.screenshot(path=shots / "01-start.png")
+
+            french = _ask(page, "Quels sont les horaires d'ouverture du château ?", 1)
+            expect(french).to_contain_text("[1]")
+            page.screenshot(path=shots / "02-french-answer.png")
+
+            english = _ask(page, "How much is a ticket for the Palace?", 2)
+            expect(english).to_contain_text("[1]")
+            english.get_by_text("Cited passages").click()
+            page.screenshot(path=shots / "03-english-answer.png")
+
+            steps = english.get_by_test_id("stExpander").first
+            steps.get_by_text("steps in").click()
+            expect(steps).to_contain_text("Critique, round 1")
+            steps.scroll_into_view_if_needed()
+            page.screenshot(path=shots / "04-steps.png")
+
+            english.get_by_text("Trace inspector").click()
+            inspector = english.get_by_test_id("stExpander").last
+            expect(inspector.get_by_role("tab", name="Timeline")).to_be_visible()
+            expect(inspector).to_contain_text("Model calls")
+            inspector.scroll_into_view_if_needed()
+            page.screenshot(path=shots / "05-trace-timeline.png")
+            inspector.get_by_role("tab", name="Retrieval").click()
+            expect(inspector).to_contain_text("Query:")
+            page.screenshot(path=shots / "06-trace-retrieval.png")
+            inspector.get_by_role("tab", name="Graph").click()
+            drawing = inspector.get_by_test_id("stGraphVizChart")
+            expect(drawing.locator("svg")).to_be_visible(timeout=20_000)
+            drawing.scroll_into_view_if_needed()
+            page.screenshot(path=shots / "07-trace-graph.png")
+        finally:
+            browser.close()
