@@ -29,15 +29,15 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
@@ -61,6 +61,7 @@ STRUCTURED_TOOLS = ("GapAnalysis", "Critique")
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _JAPANESE_CONTENT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}")
+_STREAM_PIECE = re.compile(r"\S+\s*|\s+")
 _WORD = re.compile(r"\w+(?:['-]\w+)*")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 _EVIDENCE_ITEM = re.compile(r"^\[(\d+)\][ \t]*(.*?)\nsource:[^\n]*\n```text\n(.*?)\n```", re.M | re.S)
@@ -847,3 +848,27 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         message = respond(messages, _tool_names(kwargs.get("tools")))
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """A reply word by word, as a provider streams it (tool calls come whole, in one chunk)."""
+        message = respond(messages, _tool_names(kwargs.get("tools")))
+        if message.tool_calls:
+            chunk = AIMessageChunk(
+                content="",
+                tool_call_chunks=[
+                    {"name": call["name"], "args": json.dumps(call["args"]), "id": call["id"], "index": i}
+                    for i, call in enumerate(message.tool_calls)
+                ],
+            )
+            yield ChatGenerationChunk(message=chunk)
+            return
+        for piece in _STREAM_PIECE.findall(message.text):
+            if run_manager is not None:
+                run_manager.on_llm_new_token(piece)
+            yield ChatGenerationChunk(message=AIMessageChunk(content=piece))

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from agents.config import AgentSettings
-from agents.events import FinalAnswer
+from agents.events import AnswerToken, FinalAnswer
 from agents.service import AgentService
 from rag.config import DEFAULT_CORPUS
 from rag.indexer import index_corpus
@@ -79,3 +79,13 @@ def test_a_greeting_costs_one_model_call_and_no_search(service: AgentService) ->
     result = _ask(service, "Bonjour !", "greeting")
 
     assert result.tools == [] and result.model_calls == 1
+
+
+def test_the_offline_answer_streams_word_by_word(service: AgentService) -> None:
+    events = list(service.stream("Les chiens sont-ils admis dans les jardins ?", "streamed"))
+    tokens = [event.text for event in events if isinstance(event, AnswerToken)]
+    final = events[-1]
+
+    assert isinstance(final, FinalAnswer)
+    assert len(tokens) > 5  # the UI shows the answer growing, as with a streaming provider
+    assert "".join(tokens).split() == final.answer.split()
