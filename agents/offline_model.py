@@ -265,7 +265,7 @@ def split_aspects(question: str, language: str) -> list[str]:
     """The parts of a question: split on "?", ";" and the language's "and"-words."""
     # Not accent-folded: Portuguese "é" (is) must not read as "e" (and).
     connectors = Cues([*phrases.CONNECTORS.get(language, ()), *phrases.CONNECTORS["en"]], fold=False)
-    aspects = []
+    aspects: list[str] = []
     for part in _ASPECT_BREAK.split(question):
         start = 0
         cuts = [
@@ -273,12 +273,60 @@ def split_aspects(question: str, language: str) -> list[str]:
         ]
         for cut, end in [*cuts, (len(part), len(part))]:
             aspect = _without_greeting(part[start:cut]).strip(" ,.:¿¡、，\t")
-            if aspect and _has_topic(aspect, language):
+            if aspect and (_has_topic(aspect, language) or (aspects and _asks(aspect))):
                 aspects.append(aspect)
             start = end
-    return aspects
+    return _with_subjects(aspects, language)
 
 
+def _with_subjects(aspects: list[str], language: str) -> list[str]:
+    """Later parts that refer back ("…go there?") or have no topic ("by whom?") get the first
+    part's subject: its capitalised names and the glossary concepts it names, in parentheses."""
+    if len(aspects) < 2:
+        return aspects
+    subject = _subject_of(aspects[0], language)
+    if not subject:
+        return aspects
+    return (
+        [aspects[0]]
+        + [
+            f"{aspect} ({subject})"
+            if (not _has_topic(aspect, language) or _refers_back(aspect, language))
+            and not (_cues()["weather"].find(aspect) or travel_origin(aspect))  # "will *it* rain?"
+            else aspect
+            for aspect in aspects[1:]
+        ]
+    )
+
+
+def _subject_of(aspect: str, language: str) -> str:
+    # A capital at the very start only begins the sentence ("Au Petit Trianon" names "Petit Trianon").
+    names = [
+        name
+        for match in _CAPITALISED.finditer(aspect)
+        if (name := match.group() if match.start() else [*match.group().split(None, 1), ""][1])
+    ]
+    concepts = [said for _, said in _topic_concepts(aspect, language)[0]]
+    folded_names = {_fold(name) for name in names}
+    return " ".join(dict.fromkeys([*names, *(c for c in concepts if c not in folded_names)]))
+
+
+def _refers_back(aspect: str, language: str) -> bool:
+    folded = _fold(aspect)
+    for pattern in phrases.EXISTENTIAL:
+        folded = re.sub(pattern, " ", folded)
+    words = set(_WORD.findall(folded))
+    references = phrases.BACK_REFERENCES.get(language, ())
+    return any(
+        word in words if " " not in word and not _CJK.search(word) else word in folded for word in references
+    )
+
+
+def _asks(aspect: str) -> bool:
+    return bool(set(_WORD.findall(_fold(aspect))) & set(phrases.ELLIPTICAL_QUESTION_WORDS))
+
+
+_CAPITALISED = re.compile(r"\b[A-ZÀ-Ý][\w'’-]*(?:\s+(?:de la|de|du|des|d'|of|the)?\s*[A-ZÀ-Ý][\w'’-]*)*")
 _NAME_BEFORE = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-ZÀ-Ý][\w'’-]*\s*$")
 _NAME_AFTER = re.compile(
     r"^\s*(?:(?:des|de la|du|de|les|la|le|l'|d'|the|of|del|della|dei|di|do|da|dos)\s*)?[A-ZÀ-Ý]"

@@ -339,3 +339,83 @@ REPLIES: dict[str, dict[str, str]] = {
 # in December?" — "it is closed in the low season"): each pair names two glossary concepts by their
 # first English term, and a sentence with either answers a question about one.
 OPPOSITE_CONCEPTS: tuple[tuple[str, str], ...] = (("open", "closed"),)
+
+# Words by which a later part of a question refers back to what an earlier part named ("where is
+# Angelina, and do I need a ticket to go *there*?"), folded. Existential forms ("il y a", "is there")
+# are removed before looking (see EXISTENTIAL).
+BACK_REFERENCES: dict[str, tuple[str, ...]] = {
+    "fr": (
+        "y",
+        "la",
+        "la-bas",
+        "celui-ci",
+        "celle-ci",
+        "ceux-ci",
+        "cela",
+        "ca",
+        "il",
+        "elle",
+        "ils",
+        "elles",
+        "en",
+    ),
+    "en": ("it", "its", "there", "they", "them", "this one", "that one"),
+    "es": ("alli", "alla", "ahi", "eso", "esto", "ello"),
+    "de": ("dort", "dorthin", "dafur", "dazu", "darin", "dabei"),
+    "it": ("li", "la", "esso", "essa", "ci"),
+    "pt": ("la", "ali", "isso", "isto"),
+    "nl": ("daar", "daarheen", "erheen", "ervoor", "het"),
+    "ja": ("そこ", "それ", "あそこ"),
+    "zh": ("那里", "那儿", "那裡", "它"),
+}
+EXISTENTIAL: tuple[str, ...] = (
+    r"\bil y a\b",
+    r"\by a(?:-t-il)?\b",
+    r"\by-a-t-il\b",
+    r"\bthere (?:is|are|'s)\b",
+    r"\b(?:is|are) there\b",
+    r"\bgibt es\b",
+    r"\bes gibt\b",
+    r"\bc'e\b",
+    r"\bci sono\b",
+    r"\bce\b",
+)
+# Question words that make a part with no topic of its own a question about the earlier part's
+# subject ("…inaugurated when, and *by whom*?"), folded.
+ELLIPTICAL_QUESTION_WORDS: tuple[str, ...] = (
+    "qui",
+    "quand",
+    "ou",
+    "combien",
+    "comment",
+    "pourquoi",
+    "who",
+    "whom",
+    "when",
+    "where",
+    "how",
+    "why",
+    "quien",
+    "cuando",
+    "donde",
+    "cuanto",
+    "como",
+    "wer",
+    "wann",
+    "wo",
+    "wie",
+    "warum",
+    "chi",
+    "quando",
+    "dove",
+    "quanto",
+    "come",
+    "perche",
+    "quem",
+    "onde",
+    "quanto",
+    "wanneer",
+    "waar",
+    "hoeveel",
+    "waarom",
+)

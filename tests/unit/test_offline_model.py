@@ -454,3 +454,60 @@ def test_and_inside_a_proper_name_does_not_split_the_question(
     question: str, language: str, parts: int
 ) -> None:
     assert len(split_aspects(question, language)) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "second"),
+    [
+        (
+            "Au Petit Trianon, où peut-on s'installer chez Angelina, et faut-il un billet pour y aller ?",
+            "fr",
+            "faut-il un billet pour y aller (Petit Trianon Angelina)",
+        ),
+        ("Where is the Orangery and is it open in winter?", "en", "is it open in winter (Orangery)"),
+        ("Le musée Lambinet a été inauguré quand, et par qui ?", "fr", "par qui (Lambinet"),
+    ],
+)
+def test_a_part_that_refers_back_gets_the_first_parts_subject(
+    question: str, language: str, second: str
+) -> None:
+    assert split_aspects(question, language)[1].startswith(second)
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Is there a cloakroom, and are there lockers?", "en"),  # "there" is existential here
+        ("Quels sont les horaires et les tarifs ?", "fr"),  # no back-reference
+        ("What time do the gardens open and will it rain tomorrow?", "en"),  # weather "it"
+    ],
+)
+def test_parts_that_stand_on_their_own_are_left_as_they_are(question: str, language: str) -> None:
+    assert not any("(" in aspect for aspect in split_aspects(question, language))
+
+
+def test_the_part_about_going_there_is_answered_from_the_passage_about_that_place() -> None:
+    """ "y aller" is Angelina: the ticket sentence of the Angelina passage answers it, not a ticket
+    sentence about the gardens."""
+    gardens = EvidenceItem(
+        chunk_id="gardens",
+        title="Jardins",
+        headings="Accès",
+        source="https://example.org/jardins",
+        text="Pour accéder aux Jardins les jours de spectacle, il faut un billet Jardins.",
+    )
+    angelina = EvidenceItem(
+        chunk_id="angelina",
+        title="Angelina au Petit Trianon",
+        headings="Accès",
+        source="https://example.org/angelina",
+        text="Angelina vous accueille dans la Maison du Suisse. Accessible sans billet, à l'entrée du "
+        "Petit Trianon, côté Parc.",
+    )
+    text = answer(
+        "Au Petit Trianon, où peut-on s'installer chez Angelina, et faut-il un billet pour y aller ?",
+        "fr",
+        [gardens, angelina],
+    )
+
+    assert "Accessible sans billet" in text
