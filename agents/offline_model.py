@@ -195,12 +195,14 @@ def evidence_sentences(text: str) -> list[Sentence]:
 
 def _passage_sentences(number: int, where: str, body: str) -> list[Sentence]:
     language = detect_language(body, default="fr") or "fr"
-    heading = where.split(" > ")[-1].strip()
+    path = where.split(" > ")
+    heading = path[-1].strip(" :")
+    in_section = len(path) > 1  # the heading is a section's, not the document's title
     found = []
     for line in body.splitlines():
         line = line.strip()
         if heading_match := _HEADING.match(line):
-            heading = heading_match.group(1).strip()
+            heading, in_section = heading_match.group(1).strip(" :"), True
             continue
         bullet = _BULLET.match(line)
         item = line[bullet.end() :] if bullet else line
@@ -210,7 +212,11 @@ def _passage_sentences(number: int, where: str, body: str) -> list[Sentence]:
                 continue
             # Later sentences of a list item ("21 €, reduced 13 €.") are about the item's name.
             subject = name.group(1).strip(" :–-") if bullet and name and index else ""
-            label = (subject or heading) if bullet else ""
+            # A section's heading often names what its sentences only point to ("la ferme de la
+            # métairie" — "Ce kiosque… propose des sorbets"): it is shown before the quote.
+            label = (subject or heading) if bullet else heading if in_section else ""
+            if label and not bullet and _fold(label) in _fold(piece):
+                label = ""
             tokens = _stems(f"{subject} {piece}", language)
             context = _stems(f"{where} {heading}", language)
             found.append(Sentence(number, piece.strip(), label, language, tokens, context, _fold(piece)))

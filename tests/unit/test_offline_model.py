@@ -511,3 +511,18 @@ def test_the_part_about_going_there_is_answered_from_the_passage_about_that_plac
     )
 
     assert "Accessible sans billet" in text
+
+
+def test_a_quoted_sentence_shows_the_section_heading_that_names_its_subject() -> None:
+    kiosk = EvidenceItem(
+        chunk_id="kiosk",
+        title="Se restaurer dans le parc",
+        headings="",
+        source="https://example.org/kiosques",
+        text="## La ferme de la Métairie\n"
+        "Ce kiosque du Grand Canal propose des sorbets biologiques et des crêpes.",
+    )
+
+    text = answer("Où trouver des sorbets bio dans le parc ?", "fr", [kiosk])
+
+    assert "*La ferme de la Métairie* — “Ce kiosque" in text
