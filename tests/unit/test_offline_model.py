@@ -520,9 +520,9 @@ def test_a_quoted_sentence_shows_the_section_heading_that_names_its_subject() ->
         headings="",
         source="https://example.org/kiosques",
         text="## La ferme de la Métairie\n"
-        "Ce kiosque du Grand Canal propose des sorbets biologiques et des crêpes.",
+        "Ce kiosque du parc, au Grand Canal, propose des sorbets biologiques et des crêpes.",
     )
 
-    text = answer("Où trouver des sorbets bio dans le parc ?", "fr", [kiosk])
+    text = answer("Où trouver des sorbets biologiques dans le parc ?", "fr", [kiosk, BOATS])
 
     assert "*La ferme de la Métairie* — “Ce kiosque" in text
