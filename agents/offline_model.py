@@ -629,7 +629,7 @@ def aspect_needs(aspect: str, language: str, target: str, kinds: Sequence[Answer
     needs = []
     for index, said in concepts:
         terms = glossary.concepts[index].terms if glossary else {}
-        answering = [*terms.get(target, ()), *_opposite_terms(index, target)]
+        answering = [*terms.get(target, ()), *_related_terms(index, target)]
         stems = frozenset(tuple(sorted(_stems(term, target))) for term in answering) - {()}
         # The cues of answer types are French and English words: look at the French terms too.
         words = " ".join([said, *terms.get("fr", ())[:3], *terms.get(target, ())[:3]])
@@ -657,15 +657,16 @@ def _japanese_content_words(aspect: str, language: str, skip: Sequence[tuple[int
 
 
 @lru_cache(maxsize=64)
-def _opposite_terms(index: int, target: str) -> tuple[str, ...]:
-    """``target`` terms of the concept opposite to concept ``index`` (open / closed), if any."""
+def _related_terms(index: int, target: str) -> tuple[str, ...]:
+    """``target`` terms of the concepts that also answer concept ``index`` (closed for open, the
+    low season for December), from ``phrases.ALSO_ANSWERED_BY``."""
     glossary = load_glossary()
     if glossary is None:
         return ()
     by_name = {concept.terms.get("en", ("",))[0]: concept for concept in glossary.concepts}
     name = glossary.concepts[index].terms.get("en", ("",))[0]
-    opposite = next((b if a == name else a for a, b in phrases.OPPOSITE_CONCEPTS if name in (a, b)), None)
-    return by_name[opposite].terms.get(target, ()) if opposite in by_name else ()
+    related = [by_name[other] for other in phrases.ALSO_ANSWERED_BY.get(name, ()) if other in by_name]
+    return tuple(term for concept in related for term in concept.terms.get(target, ()))
 
 
 def match_aspects(aspects: Sequence[str], language: str, sentences: Sequence[Sentence]) -> list[AspectMatch]:
@@ -720,9 +721,10 @@ def follow_up_query(aspect: str, language: str, target: str) -> str:
     glossary = load_glossary()
     concepts, spans = _topic_concepts(aspect, language)
     terms = [
-        glossary.concepts[index].terms[target][0]
+        term
         for index, _ in concepts
         if glossary and glossary.concepts[index].terms.get(target)
+        for term in (glossary.concepts[index].terms[target][0], *_related_terms(index, target)[:1])
     ]
     return " ".join(dict.fromkeys([*terms, *_content_words(aspect, language, spans)])) or aspect
 

@@ -335,10 +335,19 @@ REPLIES: dict[str, dict[str, str]] = {
     },
 }
 
-# A yes/no question about one state is answered by a sentence stating the other ("will it be open
-# in December?" — "it is closed in the low season"): each pair names two glossary concepts by their
-# first English term, and a sentence with either answers a question about one.
-OPPOSITE_CONCEPTS: tuple[tuple[str, str], ...] = (("open", "closed"),)
+# Glossary concepts (named by their first English term) that a sentence may answer with another
+# concept's words: a yes/no question about one state is answered by the other ("will it be open in
+# December?" — "it is closed in the low season"), and a month by the estate's season it falls in
+# (low season: 1 November – 31 March; high season: 1 April – 31 October, as chateauversailles.fr
+# defines them).
+_LOW_SEASON = ("november", "december", "january", "february", "march")
+_HIGH_SEASON = ("april", "may", "june", "july", "august", "september", "october")
+ALSO_ANSWERED_BY: dict[str, tuple[str, ...]] = {
+    "open": ("closed",),
+    "closed": ("open",),
+    **{month: ("low season",) for month in _LOW_SEASON},
+    **{month: ("high season",) for month in _HIGH_SEASON},
+}
 
 # Words by which a later part of a question refers back to what an earlier part named ("where is
 # Angelina, and do I need a ticket to go *there*?"), folded. Existential forms ("il y a", "is there")

@@ -526,3 +526,18 @@ def test_a_quoted_sentence_shows_the_section_heading_that_names_its_subject() ->
     text = answer("Où trouver des sorbets biologiques dans le parc ?", "fr", [kiosk, BOATS])
 
     assert "*La ferme de la Métairie* — “Ce kiosque" in text
+
+
+def test_a_month_is_answered_by_the_season_it_falls_in_and_open_by_closed() -> None:
+    gallery = EvidenceItem(
+        chunk_id="gallery",
+        title="Galerie des Sculptures et des Moulages",
+        headings="Horaires",
+        source="https://example.org/galerie",
+        text="La galerie des Sculptures et des Moulages est fermée en basse saison. Elle accueille des "
+        "moulages d'antiques. Le bâtiment fut construit pour les chevaux du roi.",
+    )
+
+    text = answer("La galerie des Sculptures et des Moulages est-elle ouverte en décembre ?", "fr", [gallery])
+
+    assert "fermée en basse saison" in text and "[1]" in text
