@@ -318,13 +318,15 @@ def _subject_of(aspect: str, language: str) -> str:
 
 
 def _refers_back(aspect: str, language: str) -> bool:
+    """Whether ``aspect`` points back to an earlier part ("…y aller ?", "is it open?"). Words are
+    whole tokens ("faut-il" is not "il"); phrases and Chinese or Japanese words are substrings."""
     folded = _fold(aspect)
     for pattern in phrases.EXISTENTIAL:
         folded = re.sub(pattern, " ", folded)
     words = set(_WORD.findall(folded))
-    references = phrases.BACK_REFERENCES.get(language, ())
     return any(
-        word in words if " " not in word and not _CJK.search(word) else word in folded for word in references
+        reference in folded if " " in reference or _CJK.search(reference) else reference in words
+        for reference in phrases.BACK_REFERENCES.get(language, ())
     )
 
 

@@ -8,11 +8,7 @@ offline model), gets cited answers, and an operator opens the trace inspector. S
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +18,7 @@ import pytest
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.indexer import index_corpus
 from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
+from tests.local_server import free_port, running_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -51,12 +48,6 @@ def chromium() -> Path:
     return CHROMIUM
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _server_command(port: int) -> list[str]:
     options = {
         "server.headless": "true",
@@ -77,21 +68,6 @@ def _server_command(port: int) -> list[str]:
     ]
 
 
-def _wait_healthy(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise AssertionError(f"streamlit exited with code {server.returncode}")
-        try:
-            with opener.open(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"streamlit did not answer on {url} within {timeout:.0f} s")
-
-
 @pytest.fixture
 def app_url(tmp_path: Path, local_embedder: Any) -> Iterator[str]:
     """The app serving an index of ``data/corpus``, offline model, state in ``tmp_path``."""
@@ -108,27 +84,15 @@ def app_url(tmp_path: Path, local_embedder: Any) -> Iterator[str]:
         ANONYMIZED_TELEMETRY="False",
         NO_PROXY="127.0.0.1,localhost",
     )
-    port = _free_port()
-    log = (tmp_path / "streamlit.log").open("wb")
-    server = subprocess.Popen(
-        _server_command(port),
-        cwd=tmp_path,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, server)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with (
+        (tmp_path / "streamlit.log").open("wb") as log,
+        running_server(
+            _server_command(port), f"{url}/_stcore/health", timeout=60, cwd=tmp_path, env=env, output=log
+        ),
+    ):
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
 
 
 def _ask(page: Any, question: str, turn: int) -> Any:

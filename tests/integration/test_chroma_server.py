@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,26 +12,9 @@ from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 from rag.store import ChunkStore, open_client
 from tests.conftest import HashingEmbedder, make_settings
+from tests.local_server import free_port, running_server
 
 CHROMA = Path(sys.executable).parent / "chroma"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _wait_until_ready(port: int, server: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "chroma server exited at start"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1):
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.2)
-    pytest.fail(f"chroma server not ready on port {port} after {timeout} s")
 
 
 @pytest.fixture
@@ -44,7 +22,7 @@ def chroma_port(tmp_path: Path) -> Iterator[int]:
     """A Chroma server on a free local port, stopped after the test."""
     if not CHROMA.exists():
         pytest.skip(f"no chroma executable next to {sys.executable}")
-    port = _free_port()
+    port = free_port()
     command = [
         str(CHROMA),
         "run",
@@ -55,17 +33,8 @@ def chroma_port(tmp_path: Path) -> Iterator[int]:
         "--port",
         str(port),
     ]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        _wait_until_ready(port, server)
+    with running_server(command, f"http://127.0.0.1:{port}/api/v2/heartbeat"):
         yield port
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def test_index_and_search_through_a_chroma_server(corpus: Path, tmp_path: Path, chroma_port: int) -> None:
