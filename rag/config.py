@@ -8,10 +8,12 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-EmbeddingProvider = Literal["local", "mistral", "openai"]
+EmbeddingProvider = Literal["local", "minilm", "mistral", "openai"]
 
+E5_MODEL = "multilingual-e5-small"
 DEFAULT_EMBEDDING_MODELS: dict[str, str] = {
-    "local": "all-MiniLM-L6-v2",
+    "local": E5_MODEL,
+    "minilm": "all-MiniLM-L6-v2",
     "mistral": "mistral-embed",
     "openai": "text-embedding-3-small",
 }
@@ -30,7 +32,11 @@ class RagSettings(BaseSettings):
     chroma_host: str | None = Field(None, description="Chroma server host; unset = embedded.")
     chroma_port: int = Field(8000, description="Chroma server port.")
 
-    embedding_provider: EmbeddingProvider = Field("local", description="local, mistral or openai.")
+    embedding_provider: EmbeddingProvider = Field(
+        "local",
+        description="local (multilingual-e5-small, bundled), minilm (all-MiniLM-L6-v2, optional install), "
+        "mistral or openai.",
+    )
     embedding_model: str | None = Field(None, description="Model name; default per provider.")
     embedding_batch_size: int = Field(64, ge=1, description="Texts per embedding call.")
     mistral_api_key: SecretStr | None = Field(None, validation_alias="MISTRAL_API_KEY")
@@ -41,7 +47,7 @@ class RagSettings(BaseSettings):
     remote_timeout_seconds: float = Field(30.0, gt=0, description="Per-call timeout of remote embedders.")
     remote_max_retries: int = Field(2, ge=0, description="Retries of a remote embedding call.")
 
-    chunk_size: int = Field(700, ge=100, description="Characters per chunk (model reads ~750).")
+    chunk_size: int = Field(700, ge=100, description="Characters per chunk (e5 reads 512 tokens).")
     chunk_overlap: int = Field(100, ge=0, description="Characters shared by neighbour chunks.")
 
     hnsw_ef_construction: int = Field(200, ge=10)
@@ -54,19 +60,24 @@ class RagSettings(BaseSettings):
     candidates: int = Field(60, ge=1, description="Hits taken from each retriever before fusion.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant.")
     bm25_weight: float = Field(1.0, ge=0.0, description="Weight of the BM25 list in fusion.")
-    dense_weight: float = Field(0.5, ge=0.0, description="Weight of the dense list in fusion.")
+    dense_weight: float = Field(
+        2.0, ge=0.0, description="Weight of the dense list in fusion (BM25's is bm25_weight)."
+    )
     passage_chars: int = Field(
         1100, ge=100, description="A hit grows with its neighbour chunks up to this many characters."
     )
     query_expansion: bool = Field(True, description="Add corpus-language glossary terms to BM25.")
     rerank: bool = Field(True, description="Apply the reranking step after fusion.")
     rerank_depth: int = Field(20, ge=1, description="Fused candidates the reranker looks at.")
-    coverage_weight: float = Field(1.0, ge=0.0, description="Weight of query-term coverage.")
+    coverage_weight: float = Field(0.5, ge=0.0, description="Weight of query-term coverage in reranking.")
     answer_type_weight: float = Field(
         0.6, ge=0.0, description="Bonus for passages holding the kind of value asked (date, price...)."
     )
+    dense_similarity_weight: float = Field(
+        0.25, ge=0.0, description="Weight of the query's dense similarity (rescaled 0-1) in reranking."
+    )
     same_language_weight: float = Field(
-        0.3, ge=0.0, description="Bonus for passages in the visitor's language (bilingual corpora)."
+        0.5, ge=0.0, description="Bonus for passages in the visitor's language (bilingual corpora)."
     )
     duplicate_threshold: float = Field(
         0.8, gt=0.0, le=1.0, description="Word overlap above which a hit is a near-duplicate."

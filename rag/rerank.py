@@ -30,6 +30,22 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b)
 
 
+def dense_closeness(pool: list[SearchHit]) -> list[float]:
+    """Each hit's dense cosine rescaled to 0-1 within the pool (1 = the closest hit).
+
+    A hit that only BM25 found was not among the dense candidates, so it is no closer than the
+    farthest one that was: it gets 0. Rescaling matters because a multilingual model's cosines sit
+    in a narrow band (0.75-0.90 for e5), where raw values would barely move the sum.
+    """
+    cosines = [hit.scores.get("dense") for hit in pool]
+    known = [c for c in cosines if c is not None]
+    if not known:
+        return [0.0] * len(pool)
+    low, high = min(known), max(known)
+    span = high - low
+    return [0.0 if c is None or span <= 0 else (c - low) / span for c in cosines]
+
+
 class Reranker:
     """Re-sorts the best fused candidates by coverage-weighted score and drops near-duplicates."""
 
@@ -41,7 +57,9 @@ class Reranker:
         duplicate_threshold: float = 0.8,
         answer_type_weight: float = 0.0,
         same_language_weight: float = 0.0,
+        dense_similarity_weight: float = 0.0,
     ) -> None:
+        self.dense_similarity_weight = dense_similarity_weight
         self.answer_type_weight = answer_type_weight
         self.same_language_weight = same_language_weight
         self.enabled = enabled
@@ -62,9 +80,11 @@ class Reranker:
         pool = hits[: self.depth]
         top = max(hit.score for hit in pool) or 1.0
         kinds = expected_types(query)
-        for hit, share in zip(pool, coverage(pool), strict=True):
+        closeness = dense_closeness(pool)
+        for hit, share, close in zip(pool, coverage(pool), closeness, strict=True):
             hit.scores["coverage"] = share
             hit.score = hit.score / top + self.coverage_weight * share
+            hit.score += self.dense_similarity_weight * close
             if language and hit.language == language:
                 hit.score += self.same_language_weight
             if kinds:

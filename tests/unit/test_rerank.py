@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.documents import SearchHit
-from rag.rerank import Coverage, Reranker, jaccard, word_set
+from rag.rerank import Coverage, Reranker, dense_closeness, jaccard, word_set
 
 
 def hit(chunk_id: str, text: str, score: float = 1.0) -> SearchHit:
@@ -128,3 +128,27 @@ def test_zero_answer_type_weight_leaves_the_order() -> None:
     )
 
     assert ids(reranked) == ["a", "b"]
+
+
+def with_dense(found: SearchHit, cosine: float | None) -> SearchHit:
+    if cosine is not None:
+        found.scores["dense"] = cosine
+    return found
+
+
+def test_dense_closeness_spans_the_pool_and_gives_bm25_only_hits_nothing() -> None:
+    pool = [with_dense(hit("a", "a"), 0.80), with_dense(hit("b", "b"), 0.90), with_dense(hit("c", "c"), None)]
+
+    assert dense_closeness(pool) == pytest.approx([0.0, 1.0, 0.0])
+
+
+def test_dense_closeness_without_dense_scores_is_neutral() -> None:
+    assert dense_closeness([hit("a", "a"), hit("b", "b")]) == [0.0, 0.0]
+
+
+def test_dense_similarity_weight_lifts_the_semantically_closest_hit() -> None:
+    def pool() -> list[SearchHit]:
+        return [with_dense(hit("a", "alpha", 1.0), 0.80), with_dense(hit("b", "beta", 0.9), 0.88)]
+
+    assert ids(Reranker(dense_similarity_weight=0.0).rerank(pool(), constant())) == ["a", "b"]
+    assert ids(Reranker(dense_similarity_weight=0.5).rerank(pool(), constant())) == ["b", "a"]
