@@ -2,7 +2,9 @@
 PYTHON ?= python3.11
 VENV ?= .venv
 BIN := $(VENV)/bin
-PIP := $(BIN)/pip install --disable-pip-version-check -q -c constraints.txt
+# --no-compile: Python compiles what it imports on first use; compiling every installed file up front
+# (kubernetes, pulled in by chromadb and never imported here, is the largest) took a third of the install.
+PIP := $(BIN)/pip install --disable-pip-version-check --no-compile -q -c constraints.txt
 Q ?= Quels sont les horaires d'ouverture du château ?
 
 .PHONY: run ask test lint typecheck unit setup setup-dev index bench clean
