@@ -17,7 +17,7 @@ from pathlib import Path
 from agents.config import AgentSettings
 from agents.evaluate import evaluate, summarise
 from agents.service import AgentService
-from benchmarks._common import BENCH_INDEX, QUESTIONS, save_result
+from benchmarks._common import BENCH_INDEX, QUESTIONS, half_of, save_result
 from rag.config import RagSettings
 from rag.evaluate import read_jsonl
 
@@ -33,7 +33,13 @@ def main() -> None:
         rows = evaluate(read_jsonl(QUESTIONS), service.ask)
     summary = summarise(rows)
     summary["model"] = service.model_name
+    halves = {half: summarise([r for r in rows if half_of(r["id"]) == half]) for half in ("tune", "check")}
     print(json.dumps(summary, indent=2))
+    keys = ("abstention_out_of_scope", "facts_in_answer", "facts_in_answer_fr_fact", "tool_choice")
+    for half, figures in halves.items():
+        print(
+            f"{half}: " + ", ".join(f"{key} {figures[key]}" for key in keys if figures.get(key) is not None)
+        )
     for row in rows:
         misses = [
             key
@@ -44,7 +50,7 @@ def main() -> None:
             print(
                 row["id"], row.get("lang"), row.get("type"), "missed:", ", ".join(misses) or row.get("error")
             )
-    save_result("agent_quality", {"summary": summary, "rows": rows})
+    save_result("agent_quality", {"summary": summary, "halves": halves, "rows": rows})
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ def main() -> None:
     embedder = build_embedder(settings)
     texts = [row["question"] for row in read_jsonl(QUESTIONS)]
     texts += [q for row in read_jsonl(AGENT_QUERIES) for q in row["queries"]]
-    queries = embedder.embed_documents(texts)
+    queries = embedder.embed_queries(texts)
     exact = np.argsort(-(queries @ vectors.T), axis=1)[:, : args.k]
     result = {}
     for label, (ef_search, ef_construction, neighbors) in CONFIGS.items():
