@@ -51,12 +51,13 @@ typecheck:
 unit:
 	$(BIN)/python -m pytest
 
-## Benchmarks on the real corpus in ../shared (about 15 minutes; figures in docs/BENCHMARKS.md).
+## Benchmarks on the real corpus in ../shared (about 25 minutes; figures in docs/BENCHMARKS.md).
 bench: setup
 	$(BIN)/python -m benchmarks.retrieval_quality
 	$(BIN)/python -m benchmarks.retrieval_ablation
 	$(BIN)/python -m benchmarks.search_latency
 	$(BIN)/python -m benchmarks.hnsw_recall
+	$(BIN)/python -m benchmarks.e5_check
 	$(BIN)/python -m benchmarks.indexing_speed
 	$(BIN)/python -m benchmarks.agent_quality
 

