@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -165,6 +165,26 @@ def local_embedder() -> Iterator[Any]:
     from rag.embeddings import build_embedder
 
     yield build_embedder(RagSettings(_env_file=None, embedding_provider="local"))
+
+
+class BundledIndex(NamedTuple):
+    """An index of the bundled corpus: its settings and the report of the run that built it."""
+
+    settings: RagSettings
+    report: Any
+
+
+@pytest.fixture(scope="session")
+def bundled_index(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> BundledIndex:
+    """The bundled corpus (data/corpus) indexed once per session with the default embedder.
+
+    Embedding it takes about 20 s with e5; the tests that use it only read it.
+    """
+    from rag.config import DEFAULT_CORPUS
+    from rag.indexer import index_corpus
+
+    settings = make_settings(tmp_path_factory.mktemp("bundled") / "index", chunk_size=700, chunk_overlap=100)
+    return BundledIndex(settings, index_corpus([DEFAULT_CORPUS], settings, embedder=local_embedder))
 
 
 def minilm_installed() -> bool:

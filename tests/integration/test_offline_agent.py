@@ -9,20 +9,18 @@ import pytest
 from agents.config import AgentSettings
 from agents.events import AnswerToken, FinalAnswer
 from agents.service import AgentService
-from rag.config import DEFAULT_CORPUS
-from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
-from tests.conftest import make_settings
+from tests.conftest import BundledIndex
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> AgentService:
+def service(
+    tmp_path_factory: pytest.TempPathFactory, local_embedder: Any, bundled_index: BundledIndex
+) -> AgentService:
     folder = tmp_path_factory.mktemp("offline_agent")
-    settings = make_settings(folder / "index", chunk_size=700, chunk_overlap=100)
-    index_corpus([DEFAULT_CORPUS], settings, embedder=local_embedder)
-    retriever = HybridRetriever(settings, embedder=local_embedder)
+    retriever = HybridRetriever(bundled_index.settings, embedder=local_embedder)
     agent_settings = AgentSettings(
         _env_file=None, provider="offline", checkpoint_path=folder / "threads.sqlite"
     )

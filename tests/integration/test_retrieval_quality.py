@@ -7,9 +7,8 @@ from typing import Any
 import pytest
 
 from rag.config import DEFAULT_CORPUS
-from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
-from tests.conftest import make_settings
+from tests.conftest import BundledIndex
 
 pytestmark = [
     pytest.mark.slow,
@@ -27,11 +26,9 @@ QUESTIONS = [
 
 
 @pytest.fixture(scope="module")
-def retriever(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> HybridRetriever:
-    settings = make_settings(tmp_path_factory.mktemp("quality") / "index", chunk_size=700, chunk_overlap=100)
-    report = index_corpus([DEFAULT_CORPUS], settings, embedder=local_embedder)
-    assert report.issues == []
-    return HybridRetriever(settings, embedder=local_embedder)
+def retriever(local_embedder: Any, bundled_index: BundledIndex) -> HybridRetriever:
+    assert bundled_index.report.issues == []
+    return HybridRetriever(bundled_index.settings, embedder=local_embedder)
 
 
 @pytest.mark.parametrize(("question", "expected"), QUESTIONS)
