@@ -195,7 +195,7 @@ def test_a_weather_part_that_also_asks_about_the_visit_gets_a_search_too() -> No
 @pytest.mark.parametrize(
     "message",
     [
-        "How do I get from the Louvre to Versailles by train, and how long will it take?",
+        "How do I get from the Eiffel Tower to Versailles by train, and how long will it take?",
         "Wie lange fährt man mit dem Fahrrad vom Louvre bis zum Schloss?",
         "Quelle température fera-t-il à Versailles samedi matin ?",
     ],
@@ -460,9 +460,9 @@ def test_and_inside_a_proper_name_does_not_split_the_question(
     ("question", "language", "second"),
     [
         (
-            "Au Petit Trianon, où peut-on s'installer chez Angelina, et faut-il un billet pour y aller ?",
+            "Au Grand Trianon, où peut-on s'installer chez Ore, et faut-il un billet pour y aller ?",
             "fr",
-            "faut-il un billet pour y aller (Petit Trianon Angelina)",
+            "faut-il un billet pour y aller (Grand Trianon Ore)",
         ),
         ("Where is the Orangery and is it open in winter?", "en", "is it open in winter (Orangery)"),
         ("Le musée Lambinet a été inauguré quand, et par qui ?", "fr", "par qui (Lambinet"),
@@ -487,8 +487,8 @@ def test_parts_that_stand_on_their_own_are_left_as_they_are(question: str, langu
 
 
 def test_the_part_about_going_there_is_answered_from_the_passage_about_that_place() -> None:
-    """ "y aller" is Angelina: the ticket sentence of the Angelina passage answers it, not a ticket
-    sentence about the gardens."""
+    """ "y aller" is Ore: the ticket sentence of the Ore passage answers it, not a ticket sentence
+    about the gardens."""
     gardens = EvidenceItem(
         chunk_id="gardens",
         title="Jardins",
@@ -496,18 +496,18 @@ def test_the_part_about_going_there_is_answered_from_the_passage_about_that_plac
         source="https://example.org/jardins",
         text="Pour accéder aux Jardins les jours de spectacle, il faut un billet Jardins.",
     )
-    angelina = EvidenceItem(
-        chunk_id="angelina",
-        title="Angelina au Petit Trianon",
+    restaurant = EvidenceItem(
+        chunk_id="ore",
+        title="Ore au Grand Trianon",
         headings="Accès",
-        source="https://example.org/angelina",
-        text="Angelina vous accueille dans la Maison du Suisse. Accessible sans billet, à l'entrée du "
-        "Petit Trianon, côté Parc.",
+        source="https://example.org/ore",
+        text="Ore vous accueille dans le pavillon Dufour. Accessible sans billet, à l'entrée du "
+        "Grand Trianon, côté Parc.",
     )
     text = answer(
-        "Au Petit Trianon, où peut-on s'installer chez Angelina, et faut-il un billet pour y aller ?",
+        "Au Grand Trianon, où peut-on s'installer chez Ore, et faut-il un billet pour y aller ?",
         "fr",
-        [gardens, angelina],
+        [gardens, restaurant],
     )
 
     assert "Accessible sans billet" in text

@@ -11,7 +11,7 @@ from agents.language import reply_language
     ("message", "expected"),
     [
         ("Quels sont les horaires d'ouverture du château en hiver ?", "fr"),
-        ("What are the garden opening hours in winter?", "en"),
+        ("When do the gardens close during the winter months?", "en"),
         ("¿Cuánto cuesta la entrada a los jardines?", "es"),
         ("Wie komme ich mit dem Zug nach Versailles?", "de"),
         ("Quanto costa il biglietto per il castello?", "it"),
