@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 EmbeddingProvider = Literal["local", "minilm", "mistral", "openai"]
 
 E5_MODEL = "multilingual-e5-small"
+E5_EMBEDDER = f"local/{E5_MODEL}"  # the name an index records for the default embedder
 DEFAULT_EMBEDDING_MODELS: dict[str, str] = {
     "local": E5_MODEL,
     "minilm": "all-MiniLM-L6-v2",

@@ -12,7 +12,7 @@ from typing import Protocol
 
 import numpy as np
 
-from rag.config import E5_MODEL, RagSettings
+from rag.config import E5_EMBEDDER, E5_MODEL, RagSettings
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ class LangChainEmbedder:
 # sit high: rephrasings of one query scored 0.967-0.991 and different needs on one topic up to 0.948
 # (tests/integration/test_e5_embedder.py holds the pairs). MiniLM and remote models keep 0.85: on the
 # same pairs MiniLM gives 0.65-0.92 to rephrasings and at most 0.71 to different needs.
-SAME_QUERY_SIMILARITY: dict[str, float] = {"local/multilingual-e5-small": 0.96}
+SAME_QUERY_SIMILARITY: dict[str, float] = {E5_EMBEDDER: 0.96}
 DEFAULT_SAME_QUERY_SIMILARITY = 0.85
 
 

@@ -21,7 +21,7 @@ from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
 from rag.loaders import load_sources
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
-from rag.store import ChunkStore, IndexCorruptError, open_client, rebuild_command
+from rag.store import ChunkStore, IndexCorruptError, open_client
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ def index_corpus(
         client = open_client(settings, create=True)
     store = ChunkStore.create(client, settings.collection, settings, name)
     corpus_args = corpus_arguments(paths)
-    store.check_embedder(name, rebuild=rebuild_command(settings, corpus_args))
+    store.check_embedder(name, settings=settings, corpus_args=corpus_args)
 
     existing = store.all_metadata()
     desired = {chunk_id: chunk.to_metadata() for chunk_id, chunk in chunks.items()}

@@ -20,7 +20,7 @@ from rag.language import detect_language
 from rag.query_expansion import expand_query, load_glossary
 from rag.rerank import Reranker
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
-from rag.store import ChunkStore, open_client, rebuild_command
+from rag.store import ChunkStore, open_client
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class HybridRetriever:
         stores = [ChunkStore.open(self.client, name) for name in names]
         for store in stores:
             store.check_embedder(
-                embedder.name if embedder else embedder_name(self.settings), rebuild=self._rebuild(store)
+                embedder.name if embedder else embedder_name(self.settings), settings=self.settings
             )
         self.embedder = embedder or build_embedder(self.settings)
         self.dimension = int(self.embedder.embed_query("dimension probe").shape[0])
@@ -127,16 +127,10 @@ class HybridRetriever:
         )
 
     def _searcher(self, store: ChunkStore) -> CollectionSearcher:
-        store.check_embedder(self.embedder.name, self.dimension, rebuild=self._rebuild(store))
+        store.check_embedder(self.embedder.name, self.dimension, settings=self.settings)
         name = store.collection.name
         folder = snapshot_folder(self.settings.index_dir, location_of(self.settings), name)
         return CollectionSearcher(name, store, load_fresh_snapshot(store, folder))
-
-    def _rebuild(self, store: ChunkStore) -> str:
-        """The command that rebuilds ``store`` from the paths it was last indexed from."""
-        args = store.info.get("corpus_args")
-        settings = self.settings.model_copy(update={"collection": store.collection.name})
-        return rebuild_command(settings, None if args is None else str(args))
 
     def refresh(self) -> None:
         """Reload every collection whose Chroma generation moved (re-indexed since opened)."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from rag.config import RagSettings
+from rag.config import E5_EMBEDDER, RagSettings
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +35,6 @@ class EmbeddingMismatchError(KnowledgeBaseError):
 
 # Indexes built before multilingual-e5-small became the default recorded MiniLM as "local".
 PREVIOUS_DEFAULT = "minilm/all-MiniLM-L6-v2"
-CURRENT_DEFAULT = "local/multilingual-e5-small"
 _LEGACY_NAMES = {"local/all-MiniLM-L6-v2": PREVIOUS_DEFAULT}
 E5_PASSAGES_PER_SECOND = 6.0  # measured 5.5-8.5 on 2 cores (docs/BENCHMARKS.md), for time estimates
 
@@ -141,10 +140,17 @@ class ChunkStore:
         merged = {**self.info, **{key: value for key, value in values.items() if value is not None}}
         self.collection.modify(metadata=merged)
 
-    def check_embedder(self, embedder_name: str, dimension: int | None = None, rebuild: str = "") -> None:
+    def check_embedder(
+        self,
+        embedder_name: str,
+        dimension: int | None = None,
+        settings: RagSettings | None = None,
+        corpus_args: str | None = None,
+    ) -> None:
         """Refuse to mix embedding models: vectors from two models are not comparable.
 
-        ``rebuild`` is the exact command that rebuilds this index; the message quotes it.
+        With ``settings`` the message quotes the exact rebuild command, from ``corpus_args`` (the
+        paths being indexed) or else the paths the index was last built from.
         """
         info = self.info
         built_with = canonical_embedder_name(str(info.get("embedding_model") or ""))
@@ -154,8 +160,12 @@ class ChunkStore:
             or (dimension and built_dimension and int(built_dimension) != dimension)
         ):
             return
-        rebuild = rebuild or "python -m rag index [PATH ...] --rebuild"
-        if built_with == PREVIOUS_DEFAULT and embedder_name == CURRENT_DEFAULT:
+        rebuild = "python -m rag index [PATH ...] --rebuild"
+        if settings is not None:
+            args = corpus_args if corpus_args is not None else info.get("corpus_args")
+            own = settings.model_copy(update={"collection": self.collection.name})
+            rebuild = rebuild_command(own, None if args is None else str(args))
+        if built_with == PREVIOUS_DEFAULT and embedder_name == E5_EMBEDDER:
             chunks = self.count()
             minutes = max(1, round(chunks / E5_PASSAGES_PER_SECOND / 60))
             raise EmbeddingMismatchError(
