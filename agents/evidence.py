@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from langchain_core.messages import ToolMessage
+
 from agents.tools.knowledge_base import EvidenceItem, KnowledgeBaseResult, render_evidence
 
 
@@ -40,9 +42,12 @@ def parse_tool_result(content: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def knowledge_base_result(content: str) -> KnowledgeBaseResult | None:
-    """The knowledge-base tool's result, or None when the content is something else."""
-    value = parse_tool_result(content)
+def knowledge_base_result(message: ToolMessage) -> KnowledgeBaseResult | None:
+    """The knowledge-base tool's result (its artifact; the JSON content for messages stored before
+    the artifact existed), or None when the tool failed with an error text."""
+    value = (
+        message.artifact if isinstance(message.artifact, dict) else parse_tool_result(str(message.content))
+    )
     if value is None or "hits" not in value:
         return None
     try:

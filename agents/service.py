@@ -56,12 +56,6 @@ def cited_evidence(evidence: list[dict[str, Any]], citations: list[int]) -> list
     ]
 
 
-def _offline_model(settings: AgentSettings) -> BaseChatModel:
-    from agents.offline_model import OfflineChatModel
-
-    return OfflineChatModel()
-
-
 class AgentService:
     """Builds the model, tools, retriever and checkpointer once; answers many threads."""
 
@@ -75,7 +69,7 @@ class AgentService:
     ) -> None:
         self.settings = settings or AgentSettings()
         self.retriever = retriever or HybridRetriever(rag_settings)
-        self.llm = llm or build_chat_model(self.settings, offline_factory=_offline_model)
+        self.llm = llm or build_chat_model(self.settings, offline_factory=self._offline_model)
         self.offline = llm is None and self.settings.resolved_provider == "offline"
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
         self.searches = SearchLog(self.retriever)
@@ -92,6 +86,12 @@ class AgentService:
             or same_query_threshold(retriever_.embedder.name),
         )
         self.graph = build_graph(deps, checkpointer if checkpointer is not None else self._sqlite_saver())
+
+    def _offline_model(self, settings: AgentSettings) -> BaseChatModel:
+        """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
+        from agents.offline import OfflineChatModel
+
+        return OfflineChatModel(embedder=self.retriever.embedder)
 
     def _sqlite_saver(self) -> Any:
         from langgraph.checkpoint.sqlite import SqliteSaver

@@ -128,7 +128,7 @@ class TurnEvents:
     def _tool_returned(self, message: ToolMessage) -> ToolReturned:
         content = str(message.content)
         args = self._call_args.get(str(message.tool_call_id), {})
-        kb = knowledge_base_result(content) if message.name == "search_knowledge_base" else None
+        kb = knowledge_base_result(message) if message.name == "search_knowledge_base" else None
         if kb is not None:
             returned = self._search_returned(kb.query, kb.status, kb.message if kb.status == "error" else "")
             if not returned.hits and kb.hits:  # dropped from the log: the final scores only

@@ -32,11 +32,18 @@ _DATE_CUES = (
     "date", "quand", "annee", "depuis quand", "inaugur", "achev", "fonde", "construi",
     "when", "year", "since when", "built", "founded", "inaugurat", "reopen", "reouvert",
 )  # fmt: skip
+_MONTHS = (
+    "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|january|"
+    "february|march|april|may|june|july|august|september|october|november|december"
+)
 ANSWER_TYPES = (
     AnswerType(
         "date",
         _words(*_DATE_CUES),
-        re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"),
+        re.compile(
+            rf"\b\d{{1,2}}(?:er)? (?:{_MONTHS})(?: \d{{4}})?\b|\b(?:{_MONTHS}) \d{{4}}\b"
+            r"|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"
+        ),
     ),
     AnswerType(
         "count",
@@ -55,8 +62,23 @@ ANSWER_TYPES = (
     ),
     AnswerType(
         "distance",
-        _words("distance", "loin", "how far", "kilometre"),
+        _words("distance", "loin", "how far", "kilometre", "longueur", "length", "how long is"),
         re.compile(r"\d+(?:[.,]\d+)? ?(?:km|kilometres?|metres?|m)\b"),
+    ),
+    AnswerType(
+        "duration",
+        _words("duree", "combien de temps", "temps de visite", "how long does", "how long will", "duration"),
+        re.compile(r"\b\d+(?:[.,]\d+)? ?(?:minutes?|min|heures?|hours?|h ?\d{2}|jours?|days?)\b"),
+    ),
+    AnswerType(
+        "phone",
+        _words("telephone", "phone number", "numero de tel", "appeler", r"call\b"),
+        re.compile(r"(?:\+33 ?|\b0)[1-9](?:[ .-]?\d{2}){4}\b"),
+    ),
+    AnswerType(
+        "age",
+        _words(r"age\b", "how old", "ans et plus", "years old"),
+        re.compile(r"\b(?:moins de |plus de )?\d{1,2} ?ans\b|\b\d{1,2} years?\b"),
     ),
     AnswerType(
         "area",

@@ -56,6 +56,30 @@ class Glossary:
             self._patterns[language] = matchers
         return self._patterns[language]
 
+    def find(self, text: str, languages: Iterable[str]) -> list[tuple[Concept, int, int]]:
+        """(concept, start, end) of every concept of ``languages`` named in ``text``, in order, as
+        positions in the accent-folded text; a concept named inside a longer one is left out."""
+        folded = fold_accents(text)
+        found: dict[int, tuple[Concept, int, int]] = {}
+        for language in dict.fromkeys(languages):
+            for matcher, concept in self._matchers(language):
+                if isinstance(matcher, str):
+                    start = folded.find(matcher)
+                    span = (start, start + len(matcher)) if start >= 0 else None
+                else:
+                    match = matcher.search(folded)
+                    span = match.span() if match else None
+                if span and (
+                    id(concept) not in found
+                    or span[1] - span[0] > found[id(concept)][2] - found[id(concept)][1]
+                ):
+                    found[id(concept)] = (concept, *span)
+        hits = sorted(found.values(), key=lambda hit: hit[1])
+        return [
+            hit for hit in hits
+            if not any(o[1] <= hit[1] and hit[2] <= o[2] and o[2] - o[1] > hit[2] - hit[1] for o in hits)
+        ]  # fmt: skip
+
     def translate(self, query: str, languages: Iterable[str], target: str) -> list[str]:
         """Terms in ``target`` for every concept of ``languages`` found in ``query``."""
         folded = fold_accents(query)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, SystemMessage
+from langchain_core.messages import AIMessage
 
+from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps, trace_event
 from agents.prompts import language_name, render
 from agents.state import AgentState
@@ -24,7 +25,13 @@ def make_agent(deps: AgentDeps) -> Any:
             language_code=state.get("language", "") or "en",
             kb_language=language_name(deps.kb_language),
         )
-        reply = model.invoke([SystemMessage(system), *state["messages"]])
+        brief = Brief(
+            node="agent",
+            question=state.get("question", ""),
+            language=state.get("language", ""),
+            kb_language=deps.kb_language,
+        )
+        reply = model.invoke([briefed_system(system, brief), *state["messages"]])
         calls = reply.tool_calls if isinstance(reply, AIMessage) else []
         event = trace_event(
             "agent", started, tool_calls=[{"tool": c["name"], "args": c["args"]} for c in calls]

@@ -7,6 +7,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from agents.brief import Brief, Node, briefed_system
 from agents.deps import AgentDeps, trace_event
 from agents.evidence import rendered
 from agents.prompts import language_name, render
@@ -24,6 +25,19 @@ def _context(state: AgentState, extra: str = "") -> HumanMessage:
     return HumanMessage("\n".join(part for part in (*parts, extra) if part))
 
 
+def _system(prompt: str, node: Node, state: AgentState, kb_language: str) -> SystemMessage:
+    brief = Brief(
+        node=node,
+        question=state.get("question", ""),
+        language=state.get("language", ""),
+        kb_language=kb_language,
+        evidence=state.get("evidence", []),
+        tool_results=state.get("tool_results", []),
+        missing=state.get("gaps", []),
+    )
+    return briefed_system(prompt, brief)
+
+
 def make_gap_analysis(deps: AgentDeps) -> Any:
     """Node factory: one structured call listing answered and missing aspects and follow-ups."""
     model = deps.llm.with_structured_output(GapAnalysis)
@@ -31,7 +45,7 @@ def make_gap_analysis(deps: AgentDeps) -> Any:
 
     def gap_analysis(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        result = model.invoke([SystemMessage(system), _context(state)])
+        result = model.invoke([_system(system, "gap_analysis", state, deps.kb_language), _context(state)])
         analysis = result if isinstance(result, GapAnalysis) else GapAnalysis.model_validate(result)
         event = trace_event(
             "gap_analysis", started, missing=analysis.missing, follow_up_queries=analysis.follow_up_queries
@@ -58,7 +72,9 @@ def make_self_critique(deps: AgentDeps) -> Any:
             verdict = Critique(sufficient=True, reason="The gap analysis found no missing aspect.")
         else:
             missing = tagged("missing_aspects", "; ".join(state["gaps"]))
-            result = model.invoke([SystemMessage(system), _context(state, missing)])
+            result = model.invoke(
+                [_system(system, "self_critique", state, deps.kb_language), _context(state, missing)]
+            )
             verdict = result if isinstance(result, Critique) else Critique.model_validate(result)
             calls += 1
         event = trace_event("self_critique", started, sufficient=verdict.sufficient, reason=verdict.reason)

@@ -26,7 +26,7 @@ def collect(state: AgentState) -> dict[str, Any]:
         if not isinstance(message, ToolMessage):
             continue
         content = str(message.content)
-        kb = knowledge_base_result(content) if message.name == "search_knowledge_base" else None
+        kb = knowledge_base_result(message) if message.name == "search_knowledge_base" else None
         if kb is not None:
             queries.append(kb.query)
             evidence = merge_evidence(evidence, kb.hits)

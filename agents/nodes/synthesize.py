@@ -6,8 +6,9 @@ import json
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
+from agents.brief import Brief, briefed_system
 from agents.citations import check_citations
 from agents.deps import AgentDeps, trace_event
 from agents.evidence import rendered
@@ -60,7 +61,15 @@ def make_synthesize(deps: AgentDeps) -> Any:
             )
             if part
         )
-        reply = deps.llm.invoke([SystemMessage(system), HumanMessage(context)])
+        brief = Brief(
+            node="synthesize",
+            question=state.get("question", ""),
+            language=state.get("language", ""),
+            kb_language=deps.kb_language,
+            evidence=state.get("evidence", []),
+            tool_results=state.get("tool_results", []),
+        )
+        reply = deps.llm.invoke([briefed_system(system, brief), HumanMessage(context)])
         return finish(state, reply.text, started, "synthesize", state.get("model_calls", 0) + 1)
 
     return synthesize

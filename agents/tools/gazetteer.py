@@ -106,6 +106,12 @@ class Gazetteer:
             return max(contained, key=lambda alias: (alias.place.rank, len(alias.key))).place
         return self._closest(query)
 
+    def named_in(self, text: str) -> list[Place]:
+        """Every place whose name or alias ``text`` contains (exact spellings only), each once."""
+        query = normalise(text)
+        found = [alias.place for alias in self._aliases.values() if query and alias.found_in(query)]
+        return list({place.id: place for place in found}.values())
+
     def _closest(self, query: str) -> Place | None:
         """The alias most like the text or one of its word windows (typos: 'Montparnase')."""
         tokens = query.split()

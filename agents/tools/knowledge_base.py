@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
@@ -96,16 +96,19 @@ def search_knowledge_base(searcher: Searcher, query: str, k: int = 5) -> Knowled
 
 
 def build_knowledge_base_tool(searcher: Searcher, k: int = 5) -> BaseTool:
-    """The LangChain tool bound to ``searcher``; its result is the JSON of a KnowledgeBaseResult."""
+    """The LangChain tool bound to ``searcher``. The model reads the JSON of a KnowledgeBaseResult;
+    the same result, as a dict, is the ToolMessage's artifact, which the graph reads as data."""
 
-    def run(query: str) -> str:
-        return search_knowledge_base(searcher, query, k).model_dump_json()
+    def run(query: str) -> tuple[str, dict[str, Any]]:
+        result = search_knowledge_base(searcher, query, k)
+        return result.model_dump_json(), result.model_dump()
 
     return StructuredTool.from_function(
         func=run,
         name="search_knowledge_base",
         description=describe(searcher.languages),
         args_schema=SearchArguments,
+        response_format="content_and_artifact",
     )
 
 

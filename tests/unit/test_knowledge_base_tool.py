@@ -58,15 +58,18 @@ def test_a_bad_query_is_an_error_result_not_an_exception() -> None:
     assert "empty" in result.message
 
 
-def test_the_tool_returns_one_json_object_and_names_the_corpus_language() -> None:
+def test_the_tool_returns_json_for_the_model_and_the_same_result_as_its_artifact() -> None:
     searcher = ScriptedSearcher([_hit("a", "Ouvert de 9 h à 18 h 30.")])
     tool = build_knowledge_base_tool(searcher)
+    call = {"name": tool.name, "args": {"query": "horaires du château"}, "id": "c1", "type": "tool_call"}
 
-    payload = json.loads(tool.invoke({"query": "horaires du château"}))
+    message = tool.invoke(call)
 
     assert tool.name == "search_knowledge_base"
     assert "written in French" in tool.description
-    assert payload["status"] == "ok"
+    assert json.loads(message.content)["status"] == "ok"
+    assert message.artifact == json.loads(message.content)
+    assert message.artifact["hits"][0]["text"] == "Ouvert de 9 h à 18 h 30."
     assert searcher.queries == ["horaires du château"]
 
 
