@@ -21,14 +21,14 @@ from __future__ import annotations
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from sentencex import segment
 
-from agents.offline.phrases import CJK, fold, phrases, word_set
+from agents.offline.phrases import CJK, cues, fold, phrases, word_set
 from rag.answer_types import ANSWER_TYPES, AnswerType, expected_types, type_match
 from rag.bm25 import tokenizer_for
 from rag.language import detect_language
@@ -36,11 +36,12 @@ from rag.query_expansion import load_glossary
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
-ANSWER_THRESHOLD = 0.55
-QUOTED_PER_PART, CLOSE_TO_BEST = 3, 0.85  # sentences quoted per part: the best and those close to it
-WEIGHTS = {"dense": 0.5, "needs": 0.5, "type": 0.25, "retrieval": 0.1}
+ANSWER_THRESHOLD = 0.45
+SEARCH_MORE_BELOW = 0.8  # a part scoring less is searched again (gap analysis), though it may be answered
+QUOTED_PER_PART, CLOSE_TO_BEST = 3, 0.7  # sentences quoted per part: the best and those close to it
+WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "retrieval": 0.1}
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
-EMBEDDED_PER_PART, EMBEDDED_MAX = 8, 16
+EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 24
 MAX_PARTS = 6
 STEM = 6  # stems cut to a common length, so that "ouverture" and "ouvert" still meet
 MIN_WORDS = 4  # shorter sentences without a value are navigation words ("Conseils de visite.")
@@ -50,7 +51,8 @@ _BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
 _IMAGE = re.compile(r"!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"\*{1,3}|_{2,3}|`+")
-_TABLE_RULE = re.compile(r"^:?-{2,}:?$")
+_TABLE_LINE = re.compile(r"^[|:\- ]*-{3,}[|:\- ]*$")
+_REFERENCE = re.compile(r"\[\d+\]|\(#\)|\(\s*\)")  # "[34]" would read as a citation
 _TRAILING_DEBRIS = re.compile(r"^(.*[.!?»)])\s+([^.!?]{1,30})$")
 _NUMBERED_TITLE = re.compile(r"^\d+\s*[-–.)]\s*")
 _WORD = re.compile(r"\w+(?:['-]\w+)*")
@@ -87,6 +89,11 @@ class PartReading:
     @property
     def answered(self) -> bool:
         return self.score >= ANSWER_THRESHOLD
+
+    @property
+    def settled(self) -> bool:
+        """Answered well enough that searching again is not worth it."""
+        return self.score >= SEARCH_MORE_BELOW
 
     def best(self) -> list[Candidate]:
         """The best sentence and the next ones scoring within ``CLOSE_TO_BEST`` of it."""
@@ -160,10 +167,11 @@ def candidates(evidence: Sequence[dict[str, Any]], kb_language: str) -> list[Can
         stem = _stemmer(language)
         context = stem(f"{entry.get('title', '')} {entry.get('headings', '')}")
         retrieval = max(float(entry.get("score") or 0.0), 0.0) / top
+        titles = {re.sub(r"\W+", "", fold(entry.get(name, ""))) for name in ("title", "headings")}
         for label, text in _sentences(entry.get("text", ""), language):
             key = re.sub(r"\W+", "", fold(text))
-            if key in seen:
-                continue
+            if key in seen or key in titles or key == re.sub(r"\W+", "", fold(label)):
+                continue  # a repeat, or a title standing alone ("Le théâtre de la Reine.")
             seen.add(key)
             found.append(
                 Candidate(
@@ -178,10 +186,13 @@ def _sentences(body: str, language: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     heading, header = "", None
     pending = ""  # a question ("Can I take photos?") is quoted with the sentence answering it
-    for raw in body.splitlines():
-        line = raw.strip()
-        if not line:
-            header = None
+    lines = [line.strip() for line in body.splitlines()]
+    for index, line in enumerate(lines):
+        if not line or _TABLE_LINE.match(line):
+            header = None if not line else header
+            continue
+        if "|" in line and index + 1 < len(lines) and _TABLE_LINE.match(lines[index + 1]):
+            header = [_inline(cell) for cell in line.strip("|").split("|")]  # a header row: not quoted
             continue
         if match := _HEADING.match(line):
             heading, header = _clean_title(match.group(1)), None
@@ -190,13 +201,8 @@ def _sentences(body: str, language: str) -> list[tuple[str, str]]:
                 pending = ""
             continue
         label = heading
-        if line.startswith("|"):
+        if header is not None and "|" in line:
             cells = [_inline(cell) for cell in line.strip("|").split("|")]
-            if all(_TABLE_RULE.match(cell) or not cell for cell in cells):
-                continue
-            if header is None:
-                header = cells
-                continue
             label = cells[0]
             line = "; ".join(
                 f"{name}: {cell}" for name, cell in zip(header[1:], cells[1:], strict=False) if cell
@@ -204,7 +210,7 @@ def _sentences(body: str, language: str) -> list[tuple[str, str]]:
         else:
             header = None
             line = _inline(_BULLET.sub("", line))
-        for sentence in segment(language, line):
+        for sentence in _joined(segment(language, line)):
             if text := _tidy(sentence):
                 text = f"{pending} {text}".strip()
                 pending = text if text.endswith(("?", "？")) else ""
@@ -215,8 +221,23 @@ def _sentences(body: str, language: str) -> list[tuple[str, str]]:
     return found
 
 
+def _joined(sentences: Iterator[str]) -> list[str]:
+    """Sentences, a piece starting in lower case joined to the one before it: the splitter took
+    an abbreviation's full stop for a sentence end ("John D. Rockefeller Jr. | envoie...")."""
+    joined: list[str] = []
+    for sentence in sentences:
+        if joined and sentence[:1].islower():
+            joined[-1] += sentence
+        else:
+            joined.append(sentence)
+    return joined
+
+
 def _inline(text: str) -> str:
-    return _EMPHASIS.sub("", _LINK.sub(r"\1", _IMAGE.sub("", text))).strip()
+    text = _REFERENCE.sub("", _EMPHASIS.sub("", _LINK.sub(r"\1", _IMAGE.sub("", text))))
+    for start, end in reversed(cues("navigation").find(text)):
+        text = text[:start] + text[end:]
+    return re.sub(r"\s{2,}", " ", text).strip(" |")
 
 
 def _clean_title(text: str) -> str:
@@ -339,10 +360,11 @@ def _dense(
     if embed_queries is None or sentence_vectors is None or not pool:
         return closeness
     chosen: list[int] = []
-    for scores in cheap:
+    for scores in cheap:  # each part's best, then each passage's best for the part
         order = sorted(range(len(pool)), key=lambda i: -scores[i])
-        chosen += [i for i in order[:EMBEDDED_PER_PART] if i not in chosen]
-    chosen = chosen[:EMBEDDED_MAX]
+        by_passage = {pool[i].number: i for i in reversed(order)}
+        chosen += [i for i in [*order[:EMBEDDED_PER_PART], *by_passage.values()] if i not in chosen]
+    chosen = sorted(chosen, key=lambda i: -max(scores[i] for scores in cheap))[:EMBEDDED_MAX]
     queries = embed_queries(list(parts))
     vectors = sentence_vectors([pool[i].text for i in chosen])
     similarity = queries @ vectors.T

@@ -58,15 +58,19 @@ class Reading:
     def missing(self) -> list[PartReading]:
         return [part for part in self.parts if not part.answered]
 
+    @property
+    def unsettled(self) -> list[PartReading]:
+        return [part for part in self.parts if not part.settled]
+
 
 def gap_analysis(reading: Reading) -> dict[str, Any]:
-    """Arguments of a GapAnalysis call: answered and missing parts, a keyword query for each gap."""
+    """Arguments of a GapAnalysis call: the parts not yet answered well, a keyword query for each."""
     asked_in = reply_language(reading.brief.question, reading.brief.language)
     return {
-        "answered": [p.part for p in reading.parts if p.answered],
-        "missing": [p.part for p in reading.missing],
+        "answered": [p.part for p in reading.parts if p.settled],
+        "missing": [p.part for p in reading.unsettled],
         "follow_up_queries": [
-            follow_up_query(p.part, asked_in, reading.brief.kb_language) for p in reading.missing
+            follow_up_query(p.part, asked_in, reading.brief.kb_language) for p in reading.unsettled
         ],
     }
 
@@ -85,7 +89,7 @@ def critique(reading: Reading) -> dict[str, Any]:
     """Arguments of a Critique call."""
     if not reading.parts and not reading.summaries:
         return {"sufficient": False, "reason": "The question has no part the evidence could answer."}
-    if missing := [p.part for p in reading.missing]:
+    if missing := [p.part for p in reading.unsettled]:
         return {"sufficient": False, "reason": f"The evidence does not answer: {'; '.join(missing)}."}
     return {"sufficient": True, "reason": "The evidence answers every part of the question."}
 
