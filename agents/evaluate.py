@@ -49,7 +49,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         return round(sum(values) / len(values), 3) if values else None
 
     answered = [r for r in rows if "error" not in r]
-    fr_facts = [r for r in rows if r.get("type") == "fact" and r.get("lang") == "fr"]
+    facts = [r for r in rows if r.get("type") == "fact"]
+    fr_facts = [r for r in facts if r.get("lang") == "fr"]
     return {
         "questions": len(rows),
         "errors": len(rows) - len(answered),
@@ -59,6 +60,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "abstention_out_of_scope": rate("abstention_ok"),
         "facts_in_answer": rate("facts_ok"),
         "facts_in_answer_fr_fact": rate("facts_ok", fr_facts),
+        "facts_in_answer_fact": rate("facts_ok", facts),
+        "facts_in_answer_multi": rate("facts_ok", [r for r in rows if r.get("type") == "multi"]),
+        "fact_questions_abstained": sum(1 for r in facts if r.get("abstained")),
         "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
         if answered
         else None,
@@ -67,6 +71,22 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         if answered
         else None,
     }
+
+
+def breakdown(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+    """Per value of ``key`` ("type" or "lang"): questions, facts in answer, abstention, language."""
+    table: dict[str, dict[str, Any]] = {}
+    for value in sorted({str(r.get(key)) for r in rows}):
+        subset = [r for r in rows if str(r.get(key)) == value]
+        figures = summarise(subset)
+        table[value] = {
+            "questions": len(subset),
+            **{
+                name: figures[name]
+                for name in ("facts_in_answer", "abstention_out_of_scope", "tool_choice", "language")
+            },
+        }
+    return table
 
 
 def evaluate(questions: list[dict[str, Any]], ask: Ask) -> list[dict[str, Any]]:

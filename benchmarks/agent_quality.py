@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from agents.config import AgentSettings
-from agents.evaluate import evaluate, summarise
+from agents.evaluate import breakdown, evaluate, summarise
 from agents.service import AgentService
 from benchmarks._common import BENCH_INDEX, QUESTIONS, half_of, save_result
 from rag.config import RagSettings
@@ -33,13 +33,32 @@ def main() -> None:
         rows = evaluate(read_jsonl(QUESTIONS), service.ask)
     summary = summarise(rows)
     summary["model"] = service.model_name
-    halves = {half: summarise([r for r in rows if half_of(r["id"]) == half]) for half in ("tune", "check")}
+    by_half = {half: [r for r in rows if half_of(r["id"]) == half] for half in ("tune", "check")}
+    halves = {half: summarise(subset) for half, subset in by_half.items()}
     print(json.dumps(summary, indent=2))
-    keys = ("abstention_out_of_scope", "facts_in_answer", "facts_in_answer_fr_fact", "tool_choice")
-    for half, figures in halves.items():
+    keys = (
+        "facts_in_answer_fr_fact", "facts_in_answer_fact", "facts_in_answer_multi", "abstention_out_of_scope",
+        "fact_questions_abstained", "citation_validity", "language", "tool_choice", "seconds_p50",
+        "graph_overhead_ms_p50",
+    )  # fmt: skip
+    print(f"{'':26}" + "".join(f"{half:>8}" for half in halves))
+    for key in keys:
+        print(f"{key:26}" + "".join(f"{str(figures.get(key)):>8}" for figures in halves.values()))
+    tables = {half: {k: breakdown(subset, k) for k in ("type", "lang")} for half, subset in by_half.items()}
+    for key in ("type", "lang"):
         print(
-            f"{half}: " + ", ".join(f"{key} {figures[key]}" for key in keys if figures.get(key) is not None)
+            f"\nby {key} (facts in answer / out-of-scope abstention / tool choice / language), tune | check"
         )
+        for value in sorted({str(r.get(key)) for r in rows}):
+            cells = []
+            for half in halves:
+                row = tables[half][key].get(value)
+                cells.append(
+                    "   -   " if row is None else
+                    f"n={row['questions']} {row['facts_in_answer']}/{row['abstention_out_of_scope']}"
+                    f"/{row['tool_choice']}/{row['language']}"
+                )  # fmt: skip
+            print(f"  {value:14}" + " | ".join(f"{cell:34}" for cell in cells))
     for row in rows:
         misses = [
             key
@@ -50,7 +69,7 @@ def main() -> None:
             print(
                 row["id"], row.get("lang"), row.get("type"), "missed:", ", ".join(misses) or row.get("error")
             )
-    save_result("agent_quality", {"summary": summary, "halves": halves, "rows": rows})
+    save_result("agent_quality", {"summary": summary, "halves": halves, "breakdown": tables, "rows": rows})
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import numpy as np
 from sentencex import segment
 
 from agents.offline.phrases import CJK, cues, fold, phrases, word_set
-from rag.answer_types import ANSWER_TYPES, AnswerType, expected_types, type_match
+from rag.answer_types import AnswerType, expected_types, type_match
 from rag.bm25 import tokenizer_for
 from rag.language import detect_language
 from rag.query_expansion import load_glossary
@@ -44,7 +44,7 @@ DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a 
 EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 24
 MAX_PARTS = 6
 STEM = 6  # stems cut to a common length, so that "ouverture" and "ouvert" still meet
-MIN_WORDS = 4  # shorter sentences without a value are navigation words ("Conseils de visite.")
+MIN_WORDS = 6  # shorter sentences without a value are navigation words ("Conseils de visite.")
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 _BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
@@ -196,9 +196,7 @@ def _sentences(body: str, language: str) -> list[tuple[str, str]]:
             continue
         if match := _HEADING.match(line):
             heading, header = _clean_title(match.group(1)), None
-            if pending:
-                found.append(("", pending))
-                pending = ""
+            pending = ""
             continue
         label = heading
         if header is not None and "|" in line:
@@ -210,14 +208,15 @@ def _sentences(body: str, language: str) -> list[tuple[str, str]]:
         else:
             header = None
             line = _inline(_BULLET.sub("", line))
-        for sentence in _joined(segment(language, line)):
-            if text := _tidy(sentence):
-                text = f"{pending} {text}".strip()
-                pending = text if text.endswith(("?", "？")) else ""
-                if not pending:
-                    found.append((label if fold(label) not in fold(text) else "", text))
-        if pending:
-            found.append((label, pending))
+        for piece in line.split(" | "):  # cells of a table flattened into one line
+            for sentence in _joined(segment(language, piece)):
+                if not (text := _tidy(sentence)):
+                    continue
+                if text.endswith(("?", "？")):  # a question without its answer is not quoted
+                    pending = text
+                    continue
+                text, pending = f"{pending} {text}".strip(), ""
+                found.append((label if fold(label) not in fold(text) else "", text))
     return found
 
 
@@ -381,17 +380,22 @@ def follower(candidate: Candidate, pool: Sequence[Candidate]) -> Candidate | Non
     return after if after and (after.number, after.label) == (candidate.number, candidate.label) else None
 
 
+KEY_FACT_KINDS = ("price", "hours", "date", "duration", "phone", "distance", "age", "area")
+
+
 def key_values(kinds: Sequence[AnswerType], text: str, limit: int = 3) -> list[tuple[str, str]]:
-    """(kind, value) pairs of the kinds asked for found in ``text``, as written there."""
+    """(kind, value) pairs of the kinds asked for found in ``text``, as written there (counts are
+    left out: any number would pass for one)."""
     folded = fold(text)
     same_length = len(folded) == len(text)
     found: list[tuple[str, str]] = []
-    for kind in kinds:
+    for kind in sorted(
+        (k for k in kinds if k.name in KEY_FACT_KINDS), key=lambda k: KEY_FACT_KINDS.index(k.name)
+    ):
         for match in kind.value.finditer(folded):
             value = (text[match.start() : match.end()] if same_length else match.group()).strip()
             if value and (kind.name, value) not in found and len(found) < limit:
                 found.append((kind.name, value))
+        if found:  # the most specific kind found
+            break
     return found
-
-
-KINDS = tuple(kind.name for kind in ANSWER_TYPES)

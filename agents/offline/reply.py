@@ -21,6 +21,7 @@ from agents.offline.reader import (
     question_parts,
     read_parts,
 )
+from rag.answer_types import type_match
 from rag.query_expansion import load_glossary
 
 
@@ -40,18 +41,18 @@ class Reading:
             str(r["summary"]).strip() for r in brief.tool_results if str(r.get("summary", "")).strip()
         ]
         parts = question_parts(brief.question, asked_in)
-        if summaries:  # the weather and travel parts are the tools' to answer
-            parts = [
-                p
-                for p in parts
-                if not router.tool_part(p, brief.question) or router.names_visit_topic(p, asked_in)
-            ]
+        if summaries:  # the tools answer the weather and travel parts; the rest names a visit topic
+            parts = [p for p in parts if router.names_visit_topic(p, asked_in)]
         pool = candidates(brief.evidence, brief.kb_language)
         readings = read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
-        evidence_text = " ".join(f"{e.get('title', '')} {e.get('text', '')}" for e in brief.evidence)
-        for part in readings:
-            if not router.grounded(part.part, evidence_text):  # "the Louvre's hours": not ours to give
-                part.ranked = []
+        for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre may answer,
+            if router.other_places(part.part):  # with a value of the kind asked for, if any
+                part.ranked = [
+                    (score, c)
+                    for score, c in part.ranked
+                    if router.names_places(part.part, f"{c.label} {c.text}")
+                    and (not part.kinds or type_match(part.kinds, c.text))
+                ]
         return cls(brief, readings, summaries, pool)
 
     @property
@@ -106,7 +107,9 @@ def synthesis(reading: Reading) -> str:
     if reading.summaries:
         sections.append("\n".join([words["tools"], *(f"- “{summary}”" for summary in reading.summaries)]))
     if answered:
-        quoted = list(dict.fromkeys(c for part in answered for c in _with_follower(part.best(), reading.pool)))
+        quoted = list(
+            dict.fromkeys(c for part in answered for c in _with_follower(part.best(), reading.pool))
+        )
         lines = [words["intro"].format(note=_quoted_note(quoted, language)), *_key_facts(answered, language)]
         lines += [f"- {_quote(c)} [{c.number}]" for c in quoted]
         sections.append("\n".join(lines))

@@ -25,7 +25,7 @@ from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
 from rag.config import PROJECT_ROOT
 from rag.query_expansion import load_glossary
 
-FOLLOW_UP_MAX_WORDS = 6
+FOLLOW_UP_MAX_WORDS = 10  # a follow-up naming no topic of its own ("and how long by car?") is short
 _EXPLICIT_DATE = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}日|\d{1,2}[号號]"
 )
@@ -143,9 +143,9 @@ def elsewhere(part: str) -> bool:
     return False
 
 
-def grounded(part: str, evidence_text: str) -> bool:
-    """False when ``part`` asks about another known place that the evidence never names."""
-    found = f" {normalise(evidence_text)} "
+def names_places(part: str, text: str) -> bool:
+    """Whether ``text`` names every known place other than Versailles that ``part`` asks about."""
+    found = f" {normalise(text)} "
 
     def named(name: str) -> bool:
         key = normalise(name)
