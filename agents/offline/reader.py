@@ -41,13 +41,14 @@ SEARCH_MORE_BELOW = 0.8  # a part scoring less is searched again (gap analysis),
 QUOTED_PER_PART, CLOSE_TO_BEST = 3, 0.7  # sentences quoted per part: the best and those close to it
 WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "retrieval": 0.1}
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
-EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 24
+EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 16
 MAX_PARTS = 6
 STEM = 6  # stems cut to a common length, so that "ouverture" and "ouvert" still meet
 MIN_WORDS = 6  # shorter sentences without a value are navigation words ("Conseils de visite.")
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 _BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
+_ITEM_NAME = re.compile(r"^\*\*(.+?)\*\*")
 _IMAGE = re.compile(r"!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"\*{1,3}|_{2,3}|`+")
@@ -207,7 +208,10 @@ def _sentences(body: str, language: str) -> list[tuple[str, str]]:
             )
         else:
             header = None
-            line = _inline(_BULLET.sub("", line))
+            item = _BULLET.sub("", line)
+            if item != line and (name := _ITEM_NAME.match(item)):  # "- **Passeport** – ... 32 €."
+                label = _clean_title(name.group(1)).strip(" –-")  # its sentences are about that item
+            line = _inline(item)
         for piece in line.split(" | "):  # cells of a table flattened into one line
             for sentence in _joined(segment(language, piece)):
                 if not (text := _tidy(sentence)):
@@ -365,7 +369,7 @@ def _dense(
         chosen += [i for i in [*order[:EMBEDDED_PER_PART], *by_passage.values()] if i not in chosen]
     chosen = sorted(chosen, key=lambda i: -max(scores[i] for scores in cheap))[:EMBEDDED_MAX]
     queries = embed_queries(list(parts))
-    vectors = sentence_vectors([pool[i].text for i in chosen])
+    vectors = sentence_vectors([f"{pool[i].label}: {pool[i].text}" if pool[i].label else pool[i].text for i in chosen])
     similarity = queries @ vectors.T
     for row in range(len(parts)):
         for column, i in enumerate(chosen):
