@@ -133,7 +133,12 @@ def question_parts(question: str, language: str) -> list[str]:
                 pieces.append(before)
                 start = match.end()
         pieces.append(sentence[start:])
-    parts = [p.strip(" ,.:¿¡、，\t") for p in pieces if _has_topic(p, language)]
+    parts: list[str] = []
+    for piece in (p.strip(" ,.:¿¡、，\t") for p in pieces):  # "...? And how much?" asks about the first
+        if _has_topic(piece, language) or (
+            parts and set(_WORD.findall(fold(piece))) & word_set("question_words")
+        ):
+            parts.append(piece)
     return [
         f"{p} ({parts[0]})" if i and not CJK.search(p) and len(content_words(p, language)) < 2 else p
         for i, p in enumerate(parts[:MAX_PARTS])
@@ -145,13 +150,15 @@ def _capitalised(words: list[str]) -> bool:
 
 
 def part_kinds(parts: Sequence[str], language: str) -> list[list[AnswerType]]:
-    """The kinds of value each part asks for; a part asking for none takes the previous part's."""
+    """The kinds of value each part asks for; a part asking nothing of its own ("...and the Queen's
+    Theatre?") takes the previous part's."""
     glossary = load_glossary()
     kinds: list[list[AnswerType]] = []
     for part in parts:
         terms = glossary.translate(part, [language, "en"], "fr") if glossary else []
         own = expected_types(" ".join([part, *terms]))
-        kinds.append(own or (kinds[-1] if kinds else []))
+        asks = set(_WORD.findall(fold(part))) & word_set("question_words")
+        kinds.append(own or ([] if asks or not kinds else kinds[-1]))
     return kinds
 
 
@@ -171,8 +178,8 @@ def candidates(evidence: Sequence[dict[str, Any]], kb_language: str) -> list[Can
         titles = {re.sub(r"\W+", "", fold(entry.get(name, ""))) for name in ("title", "headings")}
         for label, text in _sentences(entry.get("text", ""), language):
             key = re.sub(r"\W+", "", fold(text))
-            if key in seen or key in titles or key == re.sub(r"\W+", "", fold(label)):
-                continue  # a repeat, or a title standing alone ("Le théâtre de la Reine.")
+            if any(key in other for other in seen) or key in titles or key == re.sub(r"\W+", "", fold(label)):
+                continue  # a repeat (maybe inside a longer quote), or a title standing alone
             seen.add(key)
             found.append(
                 Candidate(
@@ -240,7 +247,7 @@ def _inline(text: str) -> str:
     text = _REFERENCE.sub("", _EMPHASIS.sub("", _LINK.sub(r"\1", _IMAGE.sub("", text))))
     for start, end in reversed(cues("navigation").find(text)):
         text = text[:start] + text[end:]
-    return re.sub(r"\s{2,}", " ", text).strip(" |")
+    return re.sub(r"\s+(?=[.,])", "", re.sub(r"\s{2,}", " ", text)).strip(" |")
 
 
 def _clean_title(text: str) -> str:
@@ -270,13 +277,15 @@ def part_needs(part: str, language: str, target: str) -> list[frozenset[tuple[st
     of its terms (each a tuple of stems); per other topic word, that word."""
     glossary = load_glossary()
     stem = _stemmer(target)
-    hits = glossary.find(part, [language, "en"]) if glossary else []
+    asking = phrases()["cues"]["question_concepts"]
+    found = glossary.find(part, [language, "en"]) if glossary else []
+    hits = [hit for hit in found if hit[0].terms.get("en", ("",))[0] not in asking]
     needs = [
         frozenset(tuple(sorted(stem(term))) for term in concept.terms.get(target, ())) - {()}
         for concept, _, _ in hits
     ]
     folded = fold(part)
-    outside = "".join(" " if any(a <= i < b for _, a, b in hits) else c for i, c in enumerate(folded))
+    outside = "".join(" " if any(a <= i < b for _, a, b in found) else c for i, c in enumerate(folded))
     needs += [frozenset({tuple(sorted(stem(w)))}) for w in content_words(outside, language) if stem(w)]
     return list(dict.fromkeys(need for need in needs if need))
 
@@ -369,7 +378,9 @@ def _dense(
         chosen += [i for i in [*order[:EMBEDDED_PER_PART], *by_passage.values()] if i not in chosen]
     chosen = sorted(chosen, key=lambda i: -max(scores[i] for scores in cheap))[:EMBEDDED_MAX]
     queries = embed_queries(list(parts))
-    vectors = sentence_vectors([f"{pool[i].label}: {pool[i].text}" if pool[i].label else pool[i].text for i in chosen])
+    vectors = sentence_vectors(
+        [f"{pool[i].label}: {pool[i].text}" if pool[i].label else pool[i].text for i in chosen]
+    )
     similarity = queries @ vectors.T
     for row in range(len(parts)):
         for column, i in enumerate(chosen):

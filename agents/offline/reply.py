@@ -140,8 +140,8 @@ def _key_facts(parts: list[PartReading], language: str) -> list[str]:
 
 
 def _quote(candidate: Candidate) -> str:
-    text = f"“{candidate.text}”"
-    return f"*{candidate.label}* — {text}" if candidate.label else text
+    """The sentence in quotation marks, with its label (a heading, a list item) quoted too."""
+    return f"“*{candidate.label}* — {candidate.text}”" if candidate.label else f"“{candidate.text}”"
 
 
 def _quoted_note(quoted: list[Candidate], language: str) -> str:

@@ -85,7 +85,7 @@ def travel_origin(part: str) -> str | None:
             return match.group(1).strip() or None
     markers = [(span, False) for span in cues("origin").find(part)]
     markers += [(span, True) for span in cues("weak_origin").find(part)]
-    for (_, end), weak in sorted(markers):
+    for (_, end), weak in sorted(markers, key=lambda marker: (marker[1], marker[0])):  # strong first
         phrase = _origin_phrase(part[end:])
         if phrase and (not weak or cues("places").find(phrase)):
             return phrase
@@ -163,14 +163,12 @@ def names_visit_topic(part: str, language: str) -> bool:
     """Whether a weather or travel part also asks about the visit ("if it rains, is the show
     cancelled?"): it names a glossary concept that is not weather, a date, a place or transport."""
     glossary = load_glossary()
+    ignored = {*phrases()["cues"]["not_visit_topics"], *phrases()["cues"]["question_concepts"]}
     for concept, _, _ in glossary.find(part, [language, "en"]) if glossary else []:
         words = [term for terms in concept.terms.values() for term in terms]
-        tools_answer = any(
-            cues(c).find(w) for w in words for c in ("weather", "dates", "places", "mode", "get_there")
-        )
-        if (
-            concept.terms.get("en", ("",))[0] not in phrases()["cues"]["not_visit_topics"]
-            and not tools_answer
+        kinds = ("weather", "dates", "places", "mode", "get_there")
+        if concept.terms.get("en", ("",))[0] not in ignored and not any(
+            cues(c).find(w) for w in words for c in kinds
         ):
             return True
     return False

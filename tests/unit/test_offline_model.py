@@ -1,0 +1,302 @@
+"""The offline model on hand-written briefs: how it reads evidence, answers, abstains and routes.
+
+These tests run without an embedder (sentences are ranked by their words, values and retrieval
+score); tests/integration/test_offline_reader.py runs the same reader with multilingual-e5-small.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from agents.brief import Brief, briefed_system, read_brief
+from agents.offline import OfflineChatModel
+from agents.offline.reader import candidates, question_parts
+from agents.schemas import Critique, GapAnalysis
+
+TOOLS = [
+    {"type": "function", "function": {"name": name, "description": name, "parameters": {"type": "object"}}}
+    for name in ("search_knowledge_base", "get_weather", "get_travel_info")
+]
+
+
+def _passage(number: int, text: str, title: str = "Billets", score: float = 1.0) -> dict[str, Any]:
+    return {
+        "number": number,
+        "chunk_id": f"c{number}",
+        "title": title,
+        "headings": "",
+        "source": f"https://example.org/{number}",
+        "text": text,
+        "score": score,
+    }
+
+
+def _answer(question: str, evidence: list[dict[str, Any]], language: str = "fr", **extra: Any) -> str:
+    brief = Brief(node="synthesize", question=question, language=language, evidence=evidence, **extra)
+    return OfflineChatModel().invoke([briefed_system("prompt", brief), HumanMessage("context")]).text
+
+
+def _route(*messages: Any, language: str = "en") -> AIMessage:
+    humans = [m for m in messages if isinstance(m, HumanMessage)]
+    brief = Brief(node="agent", question=humans[-1].text, language=language)
+    reply = OfflineChatModel().bind_tools(TOOLS).invoke([briefed_system("prompt", brief), *messages])
+    assert isinstance(reply, AIMessage)
+    return reply
+
+
+def _calls(reply: AIMessage) -> list[tuple[str, dict[str, Any]]]:
+    return [(call["name"], call["args"]) for call in reply.tool_calls]
+
+
+# --- the brief --------------------------------------------------------------------------------
+
+
+def test_the_brief_travels_on_the_system_message_and_is_read_back() -> None:
+    brief = Brief(node="synthesize", question="Q ?", language="fr", evidence=[_passage(1, "Texte.")])
+
+    message = briefed_system("prompt", brief)
+
+    assert message.content == "prompt"
+    assert read_brief([message, HumanMessage("x")]) == brief
+    assert read_brief([SystemMessage("prompt"), HumanMessage("x")]) is None
+
+
+def test_the_mistral_and_openai_clients_do_not_send_the_brief() -> None:
+    from langchain_mistralai.chat_models import _convert_message_to_mistral_chat_message
+    from langchain_openai.chat_models.base import _convert_message_to_dict
+
+    message = briefed_system("prompt", Brief(node="agent", question="secret question"))
+
+    assert "secret question" not in str(_convert_message_to_dict(message))
+    assert "secret question" not in str(_convert_message_to_mistral_chat_message(message))
+
+
+# --- reading the evidence ---------------------------------------------------------------------
+
+
+def test_a_markdown_table_is_read_as_column_value_pairs_without_its_header_or_rule() -> None:
+    table = "| Billet | Plein tarif | Tarif réduit |\n|---|---|---|\n| Passeport | 32 € | 24 € |"
+
+    pool = candidates([_passage(1, table)], "fr")
+
+    assert [(c.label, c.text) for c in pool] == [("Passeport", "Plein tarif: 32 €; Tarif réduit: 24 €")]
+
+
+def test_headings_label_their_sentences_and_markup_links_images_and_references_are_dropped() -> None:
+    text = (
+        "## Horaires du Parc\n"
+        "Le Parc ouvre à 7 h ![plan](https://example.org/p.png) et [ferme](https://x.org) à 20 h [34].\n"
+        "Lire la suite\n"
+        "- **Passeport** – tout le domaine en une journée. 32 € en haute saison."
+    )
+
+    pool = candidates([_passage(1, text)], "fr")
+
+    assert [(c.label, c.text) for c in pool] == [
+        ("Horaires du Parc", "Le Parc ouvre à 7 h et ferme à 20 h."),
+        ("", "Passeport – tout le domaine en une journée."),
+        ("Passeport", "32 € en haute saison."),
+    ]
+
+
+def test_a_sentence_repeated_in_two_passages_is_quoted_once_and_a_question_keeps_its_answer() -> None:
+    faq = "Peut-on pique-niquer dans le Parc ? Oui, sur les pelouses autorisées du Parc."
+    pool = candidates([_passage(1, faq), _passage(2, "Oui, sur les pelouses autorisées du Parc.")], "fr")
+
+    assert [c.text for c in pool] == [faq]
+
+
+def test_a_split_abbreviation_is_joined_back() -> None:
+    pool = candidates([_passage(1, "En 1924, John D. Rockefeller Jr. envoie une lettre au Président.")], "fr")
+
+    assert [c.text for c in pool] == ["En 1924, John D. Rockefeller Jr. envoie une lettre au Président."]
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "parts"),
+    [
+        ("Quand ouvre le Château ? Et combien coûte le billet ?", "fr", 2),
+        ("Where is the café, and how much is a coffee?", "en", 2),
+        ("La galerie des Sculptures et des Moulages est-elle ouverte ?", "fr", 1),
+        ("Wie viel kostet das Ticket?", "de", 1),
+    ],
+)
+def test_a_question_is_cut_into_parts_on_question_marks_and_and_words_not_inside_names(
+    question: str, language: str, parts: int
+) -> None:
+    assert len(question_parts(question, language)) == parts
+
+
+def test_a_part_without_a_topic_of_its_own_stays_with_the_part_it_belongs_to() -> None:
+    assert question_parts("Who built the Royal Opera, and when?", "en") == [
+        "Who built the Royal Opera, and when"
+    ]
+    assert question_parts("Où est le café ? Et combien ?", "fr") == [
+        "Où est le café",
+        "Et combien (Où est le café)",
+    ]
+
+
+def test_a_question_of_many_parts_is_capped() -> None:
+    question = " ; ".join(f"le prix du billet numéro {n}" for n in range(40))
+
+    assert len(question_parts(question, "fr")) == 6
+
+
+# --- answering --------------------------------------------------------------------------------
+
+
+def test_the_value_asked_for_comes_first_labelled_in_the_visitors_language_then_the_quote() -> None:
+    evidence = [
+        _passage(1, "Le Parc est ouvert tous les jours."),
+        _passage(2, "Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison."),
+    ]
+
+    answer = _answer("パスポートの料金はいくらですか？", evidence, language="ja")
+
+    lines = answer.splitlines()
+    assert lines[1] == "**料金**: 32 € · 24 € [2]"
+    assert "“Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison.” [2]" in lines[2]
+    assert "フランス語" in lines[0]
+
+
+def test_each_part_is_answered_from_its_own_sentence() -> None:
+    evidence = [
+        _passage(1, "Le Château ouvre à 9 h et ferme à 18 h 30 du mardi au dimanche."),
+        _passage(2, "Le billet Château coûte 21 € ; il est gratuit pour les moins de 18 ans."),
+    ]
+
+    answer = _answer("À quelle heure ouvre le Château ? Combien coûte le billet ?", evidence)
+
+    assert "**Horaires**: 9 h · 18 h 30 [1]" in answer and "**Prix**: 21 € · gratuit [2]" in answer
+
+
+def test_unrelated_evidence_gives_an_abstention_pointing_to_the_official_website() -> None:
+    evidence = [_passage(1, "Les orangers sont rentrés dans l'Orangerie chaque automne depuis Louis XIV.")]
+
+    answer = _answer("Combien coûte le parking des autocars ?", evidence)
+
+    assert answer.startswith("La base de connaissances ne répond pas")
+    assert "https://www.chateauversailles.fr" in answer and "[" not in answer
+
+
+def test_a_question_about_another_place_is_answered_only_by_a_sentence_naming_it() -> None:
+    evidence = [_passage(1, "Le Château est ouvert de 9 h à 18 h 30, du mardi au dimanche.")]
+
+    answer = _answer("What are the opening hours of the Louvre?", evidence, language="en")
+
+    assert answer.startswith("The knowledge base does not answer")
+
+
+def test_tool_summaries_are_quoted_before_the_evidence() -> None:
+    results = [{"tool": "get_weather", "status": "ok", "summary": "Dimanche : 12 °C, averses."}]
+
+    answer = _answer("Quel temps fera-t-il dimanche ?", [], tool_results=results)
+
+    assert answer.splitlines()[1] == "- “Dimanche : 12 °C, averses.”"
+
+
+def test_gap_analysis_and_critique_name_the_part_the_evidence_does_not_answer() -> None:
+    evidence = [_passage(1, "Le billet Château coûte 21 € en plein tarif.")]
+    brief = Brief(node="gap_analysis", question="Combien coûte le billet ? Où garer un camping-car ?",
+                  language="fr", evidence=evidence)  # fmt: skip
+    model = OfflineChatModel()
+
+    gaps = model.with_structured_output(GapAnalysis).invoke([briefed_system("p", brief)])
+    critique = model.with_structured_output(Critique).invoke(
+        [briefed_system("p", brief.model_copy(update={"node": "self_critique"}))]
+    )
+
+    assert isinstance(gaps, GapAnalysis) and isinstance(critique, Critique)
+    assert gaps.missing == ["Où garer un camping-car"] and gaps.follow_up_queries
+    assert not critique.sufficient and "camping-car" in critique.reason
+
+
+def test_stream_and_invoke_give_the_same_reply() -> None:
+    evidence = [_passage(1, "Le billet Château coûte 21 € en plein tarif.")]
+    brief = Brief(node="synthesize", question="Combien coûte le billet ?", language="fr", evidence=evidence)
+    messages = [briefed_system("p", brief), HumanMessage("c")]
+    model = OfflineChatModel()
+
+    streamed = "".join(str(chunk.content) for chunk in model.stream(messages))
+
+    assert streamed == model.invoke(messages).text
+
+
+# --- routing ----------------------------------------------------------------------------------
+
+
+def test_weather_travel_and_visit_parts_get_their_tools() -> None:
+    reply = _route(HumanMessage("Will it rain tomorrow, and how do I get there from Orly by taxi?"))
+
+    assert _calls(reply) == [
+        ("get_weather", {"date": "tomorrow", "place": "Versailles", "language": "en"}),
+        ("get_travel_info", {"origin": "Orly", "mode": "taxi", "language": "en"}),
+    ]
+
+
+def test_a_practical_question_about_getting_there_also_searches_the_knowledge_base() -> None:
+    reply = _route(HumanMessage("How do I get there from Paris by train, and is my ticket valid on the RER?"))
+
+    names = [name for name, _ in _calls(reply)]
+    assert "get_travel_info" in names and "search_knowledge_base" in names
+
+
+def test_a_short_follow_up_keeps_the_origin_of_the_previous_route() -> None:
+    first = HumanMessage("How do I get there from Gare Montparnasse by train?")
+    earlier_call = {"name": "get_travel_info", "args": {"origin": "Gare Montparnasse", "mode": "train",
+                    "language": "en"}, "id": "t1", "type": "tool_call"}  # fmt: skip
+    history = [first, AIMessage("", tool_calls=[earlier_call]), ToolMessage("{}", tool_call_id="t1")]
+
+    reply = _route(
+        *history, AIMessage("By train: 30 min."), HumanMessage("And how long does it take by car?")
+    )
+
+    assert _calls(reply) == [
+        ("get_travel_info", {"origin": "Gare Montparnasse", "mode": "car", "language": "en"})
+    ]
+
+
+def test_a_short_follow_up_of_a_forecast_changes_only_the_day() -> None:
+    earlier_call = {"name": "get_weather", "args": {"date": "tomorrow", "place": "Versailles", "language": "fr"},
+                    "id": "w1", "type": "tool_call"}  # fmt: skip
+    history = [HumanMessage("Va-t-il pleuvoir demain ?"), AIMessage("", tool_calls=[earlier_call])]
+
+    reply = _route(*history, AIMessage("Averses."), HumanMessage("Et dimanche ?"), language="fr")
+
+    assert _calls(reply) == [("get_weather", {"date": "dimanche", "place": "Versailles", "language": "fr"})]
+
+
+def test_a_follow_up_naming_a_topic_of_its_own_is_not_a_route() -> None:
+    earlier_call = {"name": "get_travel_info", "args": {"origin": "Orly", "mode": None, "language": "en"},
+                    "id": "t1", "type": "tool_call"}  # fmt: skip
+    history = [HumanMessage("How do I get there from Orly?"), AIMessage("", tool_calls=[earlier_call])]
+
+    reply = _route(*history, AIMessage("RER C."), HumanMessage("And the ticket prices?"))
+
+    assert [name for name, _ in _calls(reply)] == ["search_knowledge_base"]
+
+
+@pytest.mark.parametrize(
+    "message", ["What's the weather in Giverny tomorrow?", "How do I get to Disneyland from Paris?"]
+)
+def test_weather_and_travel_for_another_place_are_not_asked_of_the_tools(message: str) -> None:
+    assert [name for name, _ in _calls(_route(HumanMessage(message)))] == ["search_knowledge_base"]
+
+
+def test_small_talk_is_answered_without_tools_in_its_language() -> None:
+    reply = _route(HumanMessage("Merci beaucoup !"), language="fr")
+
+    assert not reply.tool_calls and reply.text.startswith("Avec plaisir")
+
+
+def test_no_new_tool_call_once_the_tools_have_answered() -> None:
+    call = {"name": "search_knowledge_base", "args": {"query": "prix"}, "id": "k1", "type": "tool_call"}
+    reply = _route(
+        HumanMessage("Prix ?"), AIMessage("", tool_calls=[call]), ToolMessage("{}", tool_call_id="k1")
+    )
+
+    assert not reply.tool_calls and reply.text == ""
