@@ -43,7 +43,7 @@ def main() -> None:
     )  # fmt: skip
     print(f"{'':26}" + "".join(f"{half:>8}" for half in halves))
     for key in keys:
-        print(f"{key:26}" + "".join(f"{str(figures.get(key)):>8}" for figures in halves.values()))
+        print(f"{key:26}" + "".join(f"{figures.get(key)!s:>8}" for figures in halves.values()))
     tables = {half: {k: breakdown(subset, k) for k in ("type", "lang")} for half, subset in by_half.items()}
     for key in ("type", "lang"):
         print(

@@ -24,10 +24,10 @@ from typing import Any
 from agents.brief import Brief
 from agents.config import AgentSettings
 from agents.offline import reader, reply
-from agents.offline.reader import SentenceVectors
 from agents.service import AgentService
 from benchmarks._common import BENCH_INDEX, QUESTIONS, half_of, save_result
 from rag.config import RagSettings
+from rag.embeddings import PassageVectorCache
 from rag.evaluate import found_aspects, read_jsonl
 
 
@@ -85,7 +85,7 @@ def main() -> None:
         service = AgentService(settings=settings, rag_settings=RagSettings(index_dir=args.index))
         briefs = gather(service, questions)
     embedder = service.retriever.embedder
-    vectors = SentenceVectors(embedder.embed_documents)
+    vectors = PassageVectorCache(embedder.embed_documents)
     results = []
     constants = {"threshold": "ANSWER_THRESHOLD", "quoted": "QUOTED_PER_PART", "close": "CLOSE_TO_BEST"}
     defaults = {**{name: getattr(reader, constant) for name, constant in constants.items()}, **reader.WEIGHTS}

@@ -100,3 +100,20 @@ def type_match(kinds: list[AnswerType], text: str) -> float:
         return 0.0
     folded = fold_accents(text)
     return sum(1 for kind in kinds if kind.value.search(folded)) / len(kinds)
+
+
+KEY_FACT_KINDS = ("price", "hours", "date", "duration", "phone", "distance", "age", "area")
+
+
+def values_of(kinds: list[AnswerType], text: str, limit: int = 3) -> tuple[str, list[str]]:
+    """(kind, values) of the most specific kind in ``kinds`` with a value in ``text``, values as
+    written there; counts are left out (any number would pass for one). ("", []) when none."""
+    folded = fold_accents(text)
+    for kind in sorted(
+        (k for k in kinds if k.name in KEY_FACT_KINDS), key=lambda k: KEY_FACT_KINDS.index(k.name)
+    ):
+        spans = [match.span() for match in kind.value.finditer(folded)]
+        values = [(text[a:b] if len(folded) == len(text) else folded[a:b]).strip() for a, b in spans]
+        if values := list(dict.fromkeys(value for value in values if value))[:limit]:
+            return kind.name, values
+    return "", []

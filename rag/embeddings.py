@@ -7,7 +7,8 @@ import os
 import platform
 import sys
 import threading
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -192,6 +193,24 @@ class LangChainEmbedder:
 # same pairs MiniLM gives 0.65-0.92 to rephrasings and at most 0.71 to different needs.
 SAME_QUERY_SIMILARITY: dict[str, float] = {E5_EMBEDDER: 0.96}
 DEFAULT_SAME_QUERY_SIMILARITY = 0.85
+
+
+class PassageVectorCache:
+    """Passage vectors of short texts (sentences), kept across calls, the least used dropped first:
+    the offline model reads the same evidence two to four times a turn."""
+
+    def __init__(self, embed_passages: Callable[[Sequence[str]], np.ndarray], limit: int = 4096) -> None:
+        self.embed_passages, self.limit = embed_passages, limit
+        self.cache: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        if missing := list(dict.fromkeys(t for t in texts if t not in self.cache)):
+            self.cache.update(zip(missing, self.embed_passages([t[:400] for t in missing]), strict=True))
+        for text in texts:
+            self.cache.move_to_end(text)
+        while len(self.cache) > self.limit:
+            self.cache.popitem(last=False)
+        return np.array([self.cache[t] for t in texts])
 
 
 def same_query_threshold(name: str) -> float:

@@ -1,10 +1,9 @@
 """OfflineChatModel: the built-in chat model used when no provider key is configured.
 
-It plays the roles the graph asks of any model, reading each node's brief (``agents.brief``)
-rather than the prompt: the agent node gets tool calls (``router``), gap analysis and self-critique
-get structured verdicts and the synthesis an extractive answer (``reply``, from ``reader``'s
-ranking of the evidence sentences). It never writes a fact of its own: values and quotes come from
-the evidence, cited, and quotes stay in the source's language (the reply says which).
+It plays every role the graph asks of a model, reading each node's brief (``agents.brief``), not
+the prompt: tool calls for the agent node (``router``), structured verdicts for gap analysis and
+self-critique and an extractive, cited answer for the synthesis (``reply``, from ``reader``). It
+writes no fact of its own: values and quotes come from the evidence, quotes in their language.
 """
 
 from __future__ import annotations
@@ -20,74 +19,60 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import PrivateAttr
 
 from agents.brief import Brief, read_brief
 from agents.offline import reply, router
-from agents.offline.reader import SentenceVectors
+from rag.embeddings import PassageVectorCache
 
 MODEL_NAME = "offline-extractive"
+STRUCTURED = {
+    "gap_analysis": ("GapAnalysis", reply.gap_analysis),
+    "self_critique": ("Critique", reply.critique),
+}
 
 
 class OfflineChatModel(BaseChatModel):
-    """Extractive chat model for running the assistant without a provider key.
+    """Extractive chat model; ``embedder`` (the knowledge base's own ``rag.embeddings.Embedder``)
+    ranks evidence sentences by meaning, and without one they are ranked by words and values."""
 
-    ``embedder`` (an ``rag.embeddings.Embedder``: the knowledge base's own) ranks evidence
-    sentences by meaning; without one, sentences are ranked by their words and values only.
-    """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     model_name: str = MODEL_NAME
     embedder: Any = None
-    _vectors: SentenceVectors | None = PrivateAttr(default=None)
+    _vectors: PassageVectorCache | None = PrivateAttr(default=None)
 
     @property
     def _llm_type(self) -> str:
         return MODEL_NAME
 
-    @property
-    def _identifying_params(self) -> dict[str, Any]:
-        return {"model_name": self.model_name}
-
     def bind_tools(
-        self,
-        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
-        *,
-        tool_choice: str | None = None,
-        **kwargs: Any,
+        self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool], **kwargs: Any
     ) -> Runnable[LanguageModelInput, AIMessage]:
-        """Bind ``tools`` (converted to the OpenAI tool format) like any tool-calling model."""
-        return self.bind(
-            tools=[convert_to_openai_tool(tool) for tool in tools], tool_choice=tool_choice, **kwargs
-        )
+        """Bind ``tools`` (in the OpenAI tool format) like any tool-calling model."""
+        return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools], **kwargs)
 
     def respond(self, messages: Sequence[BaseMessage], tools: set[str]) -> AIMessage:
-        """The reply to ``messages`` with ``tools`` bound, following the node's brief."""
-        brief = read_brief(messages) or _brief_from_messages(messages, tools)
+        """The reply to ``messages`` with ``tools`` bound, as the node's brief asks."""
+        question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+        brief = read_brief(messages) or Brief(node="agent" if tools else "synthesize", question=question)
         if brief.node == "agent":
             last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
             if any(isinstance(m, ToolMessage) for m in messages[last_human + 1 :]):
                 return AIMessage(content="")  # the tools have answered: on to the evidence checks
             return router.route(messages, brief, tools)
-        embed_queries = self.embedder.embed_queries if self.embedder is not None else None
         if self.embedder is not None and self._vectors is None:
-            self._vectors = SentenceVectors(self.embedder.embed_documents)
-        reading = reply.Reading.of(brief, embed_queries, self._vectors)
-        if brief.node == "gap_analysis":
-            return AIMessage(
-                content="", tool_calls=[router.tool_call("GapAnalysis", reply.gap_analysis(reading), 0)]
-            )
-        if brief.node == "self_critique":
-            return AIMessage(
-                content="", tool_calls=[router.tool_call("Critique", reply.critique(reading), 0)]
-            )
+            self._vectors = PassageVectorCache(self.embedder.embed_documents)
+        queries = self.embedder.embed_queries if self.embedder is not None else None
+        reading = reply.Reading.of(brief, queries, self._vectors)
+        if brief.node in STRUCTURED:
+            name, arguments = STRUCTURED[brief.node]
+            return AIMessage(content="", tool_calls=[router.tool_call(name, arguments(reading), 0)])
         return AIMessage(content=reply.synthesis(reading))
 
     def _generate(
         self,
         messages: list[BaseMessage],
         stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
+        run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
         message = self.respond(messages, _tool_names(kwargs.get("tools")))
@@ -103,10 +88,8 @@ class OfflineChatModel(BaseChatModel):
         """A reply word by word, as a provider streams it (tool calls come whole, in one chunk)."""
         message = self.respond(messages, _tool_names(kwargs.get("tools")))
         if message.tool_calls:
-            chunks = [
-                {"name": c["name"], "args": json.dumps(c["args"]), "id": c["id"], "index": i}
-                for i, c in enumerate(message.tool_calls)
-            ]
+            chunks = [{"name": c["name"], "args": json.dumps(c["args"]), "id": c["id"], "index": i}
+                      for i, c in enumerate(message.tool_calls)]  # fmt: skip
             yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=chunks))
             return
         pieces = message.text.split(" ")
@@ -119,10 +102,3 @@ class OfflineChatModel(BaseChatModel):
 
 def _tool_names(tools: Any) -> set[str]:
     return {str(t.get("function", t).get("name", "")) for t in tools or [] if isinstance(t, dict)} - {""}
-
-
-def _brief_from_messages(messages: Sequence[BaseMessage], tools: set[str]) -> Brief:
-    """Outside the graph (a plain chat call, no brief): route the last human message when tools are
-    bound, else answer it from no evidence (an abstention)."""
-    question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
-    return Brief(node="agent" if tools else "synthesize", question=question)

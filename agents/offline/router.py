@@ -1,9 +1,9 @@
 """The offline model's tool calls: which tools a visitor message needs, with which arguments.
 
-Weather words call ``get_weather`` (the date named, else today; never for another town), a route
-from a named origin calls ``get_travel_info``, and every part that asks about the visit itself calls
-``search_knowledge_base``. A short follow-up ("and by car?") reuses the previous turn's tool
-arguments (the origin of a route, the day of a forecast), changed by what it names.
+Weather words call ``get_weather`` (the date named, else today), a route from a named origin calls
+``get_travel_info``, and a part asking about the visit itself ``search_knowledge_base``; weather or
+a route for another known place (a museum, a theme park, a town) is not asked of the tools. A short
+follow-up ("and by car?") reuses the previous turn's tool arguments, changed by what it names.
 """
 
 from __future__ import annotations
@@ -21,49 +21,50 @@ from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline.phrases import CJK, cues, fold, folded_positions, phrases, replies, word_set
 from agents.offline.reader import question_parts
-from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
+from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer
 from rag.config import PROJECT_ROOT
 from rag.query_expansion import load_glossary
 
-FOLLOW_UP_MAX_WORDS = 10  # a follow-up naming no topic of its own ("and how long by car?") is short
-_EXPLICIT_DATE = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}日|\d{1,2}[号號]"
-)
+Call = tuple[str, dict[str, Any]]
+FOLLOW_UP_MAX_WORDS = 10
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}日|\d{1,2}[号號]")
 _DANGLING = frozenset({"de", "di", "da", "do", "du", "del", "of", "van", "von"})
 
 
 def small_talk(text: str) -> str | None:
     """ "greeting", "thanks" or "goodbye" when ``text`` is only that, else None."""
-    spans = cues("small_talk").find(text)
-    if not spans:
+    if not (spans := cues("small_talk").find(text)):
         return None
     rest = list(text)
     for start, end in [*spans, *cues("small_talk_fillers").find(text)]:
         rest[start:end] = " " * (end - start)
-    if re.search(r"\w", "".join(rest)):
-        return None
     said = fold(text[spans[0][0] : spans[0][1]])
-    tables = phrases()["small_talk"]
-    return next(
-        kind for kind, table in tables.items() for terms in table.values() if said in map(fold, terms)
-    )
+    kinds = [
+        kind
+        for kind, table in phrases()["small_talk"].items()
+        for terms in table.values()
+        if said in map(fold, terms)
+    ]
+    return None if re.search(r"\w", "".join(rest)) else kinds[0]
+
+
+@lru_cache(maxsize=1)
+def _month_date() -> re.Pattern[str]:
+    months = "|".join(re.escape(fold(m)) for m in phrases()["cues"]["months"])
+    return re.compile(rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.)? (?:de )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b")
 
 
 def weather_date(part: str, question: str) -> str | None:
     """The date to forecast when ``part`` asks about the weather ("today" if none named), else None."""
     if not cues("weather").find(part):
         return None
-    months = "|".join(re.escape(fold(m)) for m in phrases()["cues"]["months"])
-    month_date = re.compile(
-        rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.)? (?:de )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b"
-    )
     for text in (part, question):
-        found = [(m.start(), m.group()) for m in _EXPLICIT_DATE.finditer(text)]
-        found += [(start, text[start:end]) for start, end in cues("dates").find(text)]
         folded, starts = folded_positions(text)
+        found = [(m.start(), m.group()) for m in _DATE.finditer(text)]
+        found += [(start, text[start:end]) for start, end in cues("dates").find(text)]
         found += [
             (starts[m.start()], text[starts[m.start()] : starts[m.end() - 1] + 1])
-            for m in month_date.finditer(folded)
+            for m in _month_date().finditer(folded)
         ]
         if found:
             return min(found)[1]
@@ -74,20 +75,20 @@ def travel_origin(part: str) -> str | None:
     """Where the visitor travels from, when ``part`` asks how to get to Versailles."""
     if not (cues("mode").find(part) or cues("get_there").find(part) or cues("places").find(part)):
         return None
-    for marker in phrases()["cues"]["origin_before_marker"]:  # Japanese: "パリから"
+    words = phrases()["cues"]
+    for marker in words["origin_before_marker"]:  # Japanese: "パリから"
         if match := re.search(
             r"[\u30a0-\u30ff\u4e00-\u9fff・A-Za-z0-9 ]+$", part[: max(part.find(marker), 0)]
         ):
             return match.group().strip() or None
-    ends = "|".join(re.escape(word) for word in phrases()["cues"]["origin_end_zh"])
-    for marker in phrases()["cues"]["origin_after_marker"]:  # Chinese: "从巴黎"
+    ends = "|".join(re.escape(word) for word in words["origin_end_zh"])
+    for marker in words["origin_after_marker"]:  # Chinese: "从巴黎"
         if match := re.search(rf"{re.escape(marker)}(.+?)(?={ends}|[，,？?。]|$)", part):
             return match.group(1).strip() or None
-    markers = [(span, False) for span in cues("origin").find(part)]
-    markers += [(span, True) for span in cues("weak_origin").find(part)]
-    for (_, end), weak in sorted(markers, key=lambda marker: (marker[1], marker[0])):  # strong first
+    markers = [(False, span) for span in cues("origin").find(part)]  # strong markers first
+    for weak, (_, end) in sorted(markers) + [(True, span) for span in cues("weak_origin").find(part)]:
         phrase = _origin_phrase(part[end:])
-        if phrase and (not weak or cues("places").find(phrase)):
+        if phrase and (not weak or cues("places").find(phrase)):  # weak: "de", "da"... before a place
             return phrase
     return None
 
@@ -119,44 +120,16 @@ def _gazetteer() -> Gazetteer:
 
 
 def other_places(part: str) -> list[Place]:
-    """Known places other than Versailles that ``part`` names, its travel origin left out."""
-    origin = travel_origin(part)
-    start = {place.id for place in _gazetteer().named_in(origin)} if origin else set()
-    return [p for p in _gazetteer().named_in(part) if p.rank > 0 and p.id not in start]
-
-
-def elsewhere(part: str) -> bool:
-    """Whether ``part`` is about another place: a known one (a museum, a theme park, a town) other
-    than where the visitor travels from, or a capitalised name after "in"/"à"... not Versailles."""
-    if other_places(part):
-        return True
-    markers = "|".join(re.escape(m) for m in phrases()["cues"]["place_markers"])
-    for match in re.finditer(rf"(?<!\w)(?:{markers})\s+([A-ZÀ-Ý][\w'’-]+)", part):
-        name = fold(match.group(1))
-        known = (
-            cues("dates").find(name)
-            or cues("weather").find(name)
-            or name in map(fold, phrases()["cues"]["months"])
-        )
-        if not known and not any(here in name for here in phrases()["cues"]["here"]):
-            return True
-    return False
+    """Known places ``part`` names besides Versailles, Paris as a whole and its travel origin."""
+    start = (
+        {place.id for place in _gazetteer().named_in(origin)} if (origin := travel_origin(part)) else set()
+    )
+    return [place for place in _gazetteer().named_in(part) if place.rank > 1 and place.id not in start]
 
 
 def names_places(part: str, text: str) -> bool:
-    """Whether ``text`` names every known place other than Versailles that ``part`` asks about."""
-    found = f" {normalise(text)} "
-
-    def named(name: str) -> bool:
-        key = normalise(name)
-        return bool(key) and (key in found if CJK.search(key) else f" {key} " in found)
-
-    return all(any(named(n) for n in (p.name, *p.aliases)) for p in other_places(part))
-
-
-def tool_part(part: str, question: str) -> bool:
-    """Whether a weather or travel tool answers ``part``."""
-    return bool(weather_date(part, question) or travel_origin(part))
+    """Whether ``text`` names every other place ``part`` asks about."""
+    return all(Gazetteer.mentions(text, place) for place in other_places(part))
 
 
 def names_visit_topic(part: str, language: str) -> bool:
@@ -164,52 +137,52 @@ def names_visit_topic(part: str, language: str) -> bool:
     cancelled?"): it names a glossary concept that is not weather, a date, a place or transport."""
     glossary = load_glossary()
     ignored = {*phrases()["cues"]["not_visit_topics"], *phrases()["cues"]["question_concepts"]}
+    tool_cues = [cues(name) for name in ("weather", "dates", "places", "mode", "get_there")]
     for concept, _, _ in glossary.find(part, [language, "en"]) if glossary else []:
-        words = [term for terms in concept.terms.values() for term in terms]
-        kinds = ("weather", "dates", "places", "mode", "get_there")
+        terms = [term for values in concept.terms.values() for term in values]
         if concept.terms.get("en", ("",))[0] not in ignored and not any(
-            cues(c).find(w) for w in words for c in kinds
+            c.find(t) for t in terms for c in tool_cues
         ):
             return True
     return False
 
 
-def calls_for(part: str, question: str, tools: set[str], language: str) -> list[tuple[str, dict[str, Any]]]:
+def calls_for(part: str, question: str, tools: set[str], language: str) -> list[Call]:
     """The tool calls one part of the question needs (the tools' summaries in ``language``)."""
-    calls: list[tuple[str, dict[str, Any]]] = []
-    far = elsewhere(part)
+    calls: list[Call] = []
+    far = bool(other_places(part))
     if (date := weather_date(part, question)) and "get_weather" in tools and not far:
         calls.append(("get_weather", {"date": date, "place": "Versailles", "language": language}))
     if (origin := travel_origin(part)) and "get_travel_info" in tools and not far:
-        mode = travel_mode(part) or travel_mode(question)
-        calls.append(("get_travel_info", {"origin": origin, "mode": mode, "language": language}))
-    asked_in = reply_language(question)
-    tool_question = bool(calls) or (
-        ("get_weather" in tools or "get_travel_info" in tools) and tool_part(question, question)
+        calls.append(("get_travel_info", {"origin": origin, "mode": travel_mode(part) or travel_mode(question),
+                                          "language": language}))  # fmt: skip
+    tool_question = calls or (
+        {"get_weather", "get_travel_info"} & tools
+        and (weather_date(question, question) or travel_origin(question))
     )
-    if "search_knowledge_base" in tools and (far or not tool_question or names_visit_topic(part, asked_in)):
+    if "search_knowledge_base" in tools and (
+        far or not tool_question or names_visit_topic(part, reply_language(question))
+    ):
         calls.append(("search_knowledge_base", {"query": part.strip()}))
     return calls
 
 
-def inherited_calls(
-    message: str, previous: Sequence[dict[str, Any]], language: str
-) -> list[tuple[str, dict[str, Any]]]:
+def inherited_calls(message: str, previous: Sequence[dict[str, Any]], language: str) -> list[Call]:
     """A short follow-up of a weather or travel turn ("and by car?", "and on Sunday?") that names no
     visit topic of its own: the previous call, changed by what the follow-up names."""
     short = (
         len(CJK.findall(message)) < 16 if CJK.search(message) else len(message.split()) <= FOLLOW_UP_MAX_WORDS
     )
-    if not short or elsewhere(message) or names_visit_topic(message, reply_language(message, language)):
+    if not short or other_places(message) or names_visit_topic(message, reply_language(message, language)):
         return []
     calls = []
     for call in previous:
         args = dict(call["args"], language=language)
+        dates = cues("dates").find(message)
         if call["name"] == "get_travel_info" and not travel_origin(message):
             args["mode"] = travel_mode(message) or args.get("mode")
-        elif call["name"] == "get_weather" and (cues("dates").find(message) or cues("weather").find(message)):
-            said = cues("dates").find(message)
-            args["date"] = message[said[0][0] : said[0][1]] if said else args.get("date", "today")
+        elif call["name"] == "get_weather" and (dates or cues("weather").find(message)):
+            args["date"] = message[dates[0][0] : dates[0][1]] if dates else args.get("date", "today")
         else:
             continue
         calls.append((call["name"], args))
@@ -223,17 +196,13 @@ def route(messages: Sequence[BaseMessage], brief: Brief, tools: set[str]) -> AIM
     language = brief.language or reply_language(message)
     if kind := small_talk(message):
         return AIMessage(content=replies(language)[kind])
-    earlier = messages[humans[-2] : humans[-1]] if len(humans) > 1 else []
-    previous = [
-        c
-        for m in earlier
-        if isinstance(m, AIMessage)
-        for c in m.tool_calls
-        if c["name"] != "search_knowledge_base"
-    ]
+    earlier = (
+        [m for m in messages[humans[-2] : humans[-1]] if isinstance(m, AIMessage)] if len(humans) > 1 else []
+    )
+    previous = [call for m in earlier for call in m.tool_calls if call["name"] != "search_knowledge_base"]
     calls = inherited_calls(message, previous, language) if previous else []
     if not calls:
-        question = brief.question or message  # a short follow-up completed by the prepare node
+        question = brief.question or message  # a short follow-up, completed by the prepare node
         for part in question_parts(question, reply_language(question, language)):
             calls += calls_for(part, question, tools, language)
     unique = list({json.dumps(call, sort_keys=True): call for call in calls if call[0] in tools}.values())

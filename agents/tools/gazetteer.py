@@ -112,6 +112,12 @@ class Gazetteer:
         found = [alias.place for alias in self._aliases.values() if query and alias.found_in(query)]
         return list({place.id: place for place in found}.values())
 
+    @staticmethod
+    def mentions(text: str, place: Place) -> bool:
+        """Whether ``text`` names ``place`` (by its name or an alias, exact spelling)."""
+        query, keys = normalise(text), (normalise(name) for name in (place.name, *place.aliases))
+        return any(key and _Alias(key, place).found_in(query) for key in keys)
+
     def _closest(self, query: str) -> Place | None:
         """The alias most like the text or one of its word windows (typos: 'Montparnase')."""
         tokens = query.split()
