@@ -4,7 +4,8 @@ Usage: python -m benchmarks.offline_reader_tuning [--index DIR] [--set name=v1,v
 
 The agent runs once per question (offline model, offline tools) and its final evidence is kept;
 the reader then re-reads that evidence under every combination of the values given (names:
-``threshold``, ``quoted`` (sentences per part), ``close`` (share of the best score), or a weight ``dense``, ``needs``, ``type``, ``retrieval``) and each setting is scored
+``threshold``, ``quoted`` (sentences per part), ``close`` (share of the best score), or a weight
+``dense``, ``needs``, ``type``, ``retrieval``) and each setting is scored
 on both halves: facts in the answer (fact and multi questions), out-of-scope abstention, and
 in-scope fact questions wrongly abstained. Keep a setting only when the "check" half does not get
 worse. Evidence gathered with other settings is the same up to follow-up searches, which the

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall
 
 from agents.brief import Brief
 from agents.language import reply_language
@@ -154,8 +154,8 @@ def calls_for(part: str, question: str, tools: set[str], language: str) -> list[
     if (date := weather_date(part, question)) and "get_weather" in tools and not far:
         calls.append(("get_weather", {"date": date, "place": "Versailles", "language": language}))
     if (origin := travel_origin(part)) and "get_travel_info" in tools and not far:
-        calls.append(("get_travel_info", {"origin": origin, "mode": travel_mode(part) or travel_mode(question),
-                                          "language": language}))  # fmt: skip
+        mode = travel_mode(part) or travel_mode(question)
+        calls.append(("get_travel_info", {"origin": origin, "mode": mode, "language": language}))
     tool_question = calls or (
         {"get_weather", "get_travel_info"} & tools
         and (weather_date(question, question) or travel_origin(question))
@@ -167,7 +167,7 @@ def calls_for(part: str, question: str, tools: set[str], language: str) -> list[
     return calls
 
 
-def inherited_calls(message: str, previous: Sequence[dict[str, Any]], language: str) -> list[Call]:
+def inherited_calls(message: str, previous: Sequence[ToolCall], language: str) -> list[Call]:
     """A short follow-up of a weather or travel turn ("and by car?", "and on Sunday?") that names no
     visit topic of its own: the previous call, changed by what the follow-up names."""
     short = (

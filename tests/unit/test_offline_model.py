@@ -261,8 +261,8 @@ def test_a_short_follow_up_keeps_the_origin_of_the_previous_route() -> None:
 
 
 def test_a_short_follow_up_of_a_forecast_changes_only_the_day() -> None:
-    earlier_call = {"name": "get_weather", "args": {"date": "tomorrow", "place": "Versailles", "language": "fr"},
-                    "id": "w1", "type": "tool_call"}  # fmt: skip
+    args = {"date": "tomorrow", "place": "Versailles", "language": "fr"}
+    earlier_call = {"name": "get_weather", "args": args, "id": "w1", "type": "tool_call"}
     history = [HumanMessage("Va-t-il pleuvoir demain ?"), AIMessage("", tool_calls=[earlier_call])]
 
     reply = _route(*history, AIMessage("Averses."), HumanMessage("Et dimanche ?"), language="fr")
