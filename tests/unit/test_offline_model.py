@@ -281,7 +281,7 @@ def test_a_follow_up_naming_a_topic_of_its_own_is_not_a_route() -> None:
 
 
 @pytest.mark.parametrize(
-    "message", ["What's the weather in Giverny tomorrow?", "How do I get to Disneyland from Paris?"]
+    "message", ["What's the weather in Giverny tomorrow?", "How do I get to Parc Astérix from Paris?"]
 )
 def test_weather_and_travel_for_another_place_are_not_asked_of_the_tools(message: str) -> None:
     assert [name for name, _ in _calls(_route(HumanMessage(message)))] == ["search_knowledge_base"]
