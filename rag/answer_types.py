@@ -21,6 +21,7 @@ class AnswerType:
     name: str
     cues: re.Pattern[str]
     value: re.Pattern[str]
+    shown: re.Pattern[str] | None = None  # how a value is quoted when that is longer ("8 mars 1876")
 
 
 def _words(*stems: str) -> re.Pattern[str]:
@@ -40,6 +41,7 @@ ANSWER_TYPES = (
     AnswerType(
         "date",
         _words(*_DATE_CUES),
+        re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"),
         re.compile(
             rf"\b\d{{1,2}}(?:er)? (?:{_MONTHS})(?: \d{{4}})?\b|\b(?:{_MONTHS}) \d{{4}}\b"
             r"|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"
@@ -88,10 +90,15 @@ ANSWER_TYPES = (
 )
 
 
-def expected_types(query: str) -> list[AnswerType]:
-    """The answer types ``query`` asks for (possibly none)."""
+RERANKED = ("date", "count", "price", "hours", "distance", "area")  # the kinds retrieval was tuned with
+
+
+def expected_types(query: str, names: tuple[str, ...] | None = None) -> list[AnswerType]:
+    """The answer types ``query`` asks for (possibly none), among ``names`` if given."""
     folded = fold_accents(query)
-    return [kind for kind in ANSWER_TYPES if kind.cues.search(folded)]
+    return [
+        kind for kind in ANSWER_TYPES if kind.cues.search(folded) and (names is None or kind.name in names)
+    ]
 
 
 def type_match(kinds: list[AnswerType], text: str) -> float:
@@ -112,7 +119,7 @@ def values_of(kinds: list[AnswerType], text: str, limit: int = 3) -> tuple[str, 
     for kind in sorted(
         (k for k in kinds if k.name in KEY_FACT_KINDS), key=lambda k: KEY_FACT_KINDS.index(k.name)
     ):
-        spans = [match.span() for match in kind.value.finditer(folded)]
+        spans = [match.span() for match in (kind.shown or kind.value).finditer(folded)]
         values = [(text[a:b] if len(folded) == len(text) else folded[a:b]).strip() for a, b in spans]
         if values := list(dict.fromkeys(value for value in values if value))[:limit]:
             return kind.name, values

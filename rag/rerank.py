@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.answer_types import expected_types, type_match
+from rag.answer_types import RERANKED, expected_types, type_match
 from rag.documents import SearchHit
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -79,7 +79,7 @@ class Reranker:
             return hits
         pool = hits[: self.depth]
         top = max(hit.score for hit in pool) or 1.0
-        kinds = expected_types(query)
+        kinds = expected_types(query, RERANKED)
         closeness = dense_closeness(pool)
         for hit, share, close in zip(pool, coverage(pool), closeness, strict=True):
             hit.scores["coverage"] = share
