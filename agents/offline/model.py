@@ -12,7 +12,6 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
@@ -69,21 +68,13 @@ class OfflineChatModel(BaseChatModel):
         return AIMessage(content=reply.synthesis(reading))
 
     def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: Any = None,
-        **kwargs: Any,
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
         message = self.respond(messages, _tool_names(kwargs.get("tools")))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> Iterator[ChatGenerationChunk]:
         """A reply word by word, as a provider streams it (tool calls come whole, in one chunk)."""
         message = self.respond(messages, _tool_names(kwargs.get("tools")))

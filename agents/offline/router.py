@@ -39,12 +39,8 @@ def small_talk(text: str) -> str | None:
     for start, end in [*spans, *cues("small_talk_fillers").find(text)]:
         rest[start:end] = " " * (end - start)
     said = fold(text[spans[0][0] : spans[0][1]])
-    kinds = [
-        kind
-        for kind, table in phrases()["small_talk"].items()
-        for terms in table.values()
-        if said in map(fold, terms)
-    ]
+    tables = phrases()["small_talk"].items()
+    kinds = [kind for kind, table in tables for terms in table.values() if said in map(fold, terms)]
     return None if re.search(r"\w", "".join(rest)) else kinds[0]
 
 
@@ -62,10 +58,8 @@ def weather_date(part: str, question: str) -> str | None:
         folded, starts = folded_positions(text)
         found = [(m.start(), m.group()) for m in _DATE.finditer(text)]
         found += [(start, text[start:end]) for start, end in cues("dates").find(text)]
-        found += [
-            (starts[m.start()], text[starts[m.start()] : starts[m.end() - 1] + 1])
-            for m in _month_date().finditer(folded)
-        ]
+        spans = [(starts[m.start()], starts[m.end() - 1] + 1) for m in _month_date().finditer(folded)]
+        found += [(start, text[start:end]) for start, end in spans]
         if found:
             return min(found)[1]
     return "today"
@@ -156,13 +150,11 @@ def calls_for(part: str, question: str, tools: set[str], language: str) -> list[
     if (origin := travel_origin(part)) and "get_travel_info" in tools and not far:
         mode = travel_mode(part) or travel_mode(question)
         calls.append(("get_travel_info", {"origin": origin, "mode": mode, "language": language}))
-    tool_question = calls or (
-        {"get_weather", "get_travel_info"} & tools
-        and (weather_date(question, question) or travel_origin(question))
+    asks_tools = {"get_weather", "get_travel_info"} & tools and (
+        weather_date(question, question) or travel_origin(question)
     )
-    if "search_knowledge_base" in tools and (
-        far or not tool_question or names_visit_topic(part, reply_language(question))
-    ):
+    visit = far or not (calls or asks_tools) or names_visit_topic(part, reply_language(question))
+    if visit and "search_knowledge_base" in tools:
         calls.append(("search_knowledge_base", {"query": part.strip()}))
     return calls
 
@@ -196,10 +188,14 @@ def route(messages: Sequence[BaseMessage], brief: Brief, tools: set[str]) -> AIM
     language = brief.language or reply_language(message)
     if kind := small_talk(message):
         return AIMessage(content=replies(language)[kind])
-    earlier = (
-        [m for m in messages[humans[-2] : humans[-1]] if isinstance(m, AIMessage)] if len(humans) > 1 else []
-    )
-    previous = [call for m in earlier for call in m.tool_calls if call["name"] != "search_knowledge_base"]
+    earlier = messages[humans[-2] : humans[-1]] if len(humans) > 1 else []
+    previous = [
+        c
+        for m in earlier
+        if isinstance(m, AIMessage)
+        for c in m.tool_calls
+        if c["name"] != "search_knowledge_base"
+    ]
     calls = inherited_calls(message, previous, language) if previous else []
     if not calls:
         question = brief.question or message  # a short follow-up, completed by the prepare node
