@@ -1,14 +1,13 @@
 """Structured outputs of the reasoning nodes, and the tagged layout of their prompts.
 
 Every node prompt that carries the visitor's question, the reply language or evidence uses the
-same tags, so any model (a real LLM or the offline model) can find them:
+same tags, so that a model reads them the same way in every node (the offline model reads the
+node's brief instead, ``agents.brief``):
 ``<question>…</question>``, ``<language>fr</language>`` and the ``<evidence>`` block of
 ``agents.tools.knowledge_base.render_evidence``.
 """
 
 from __future__ import annotations
-
-import re
 
 from pydantic import BaseModel, Field
 
@@ -33,15 +32,6 @@ class Critique(BaseModel):
     reason: str = Field(description="One sentence explaining the verdict.")
 
 
-_TAG = r"<{name}>\s*(.*?)\s*</{name}>"
-
-
 def tagged(name: str, value: str) -> str:
     """``<name>value</name>``."""
     return f"<{name}>{value}</{name}>"
-
-
-def read_tag(text: str, name: str) -> str | None:
-    """The content of the first ``<name>`` tag in ``text``, or None."""
-    match = re.search(_TAG.format(name=name), text, re.DOTALL)
-    return match.group(1) if match else None
