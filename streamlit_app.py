@@ -202,7 +202,8 @@ def render_indexing(settings: RagSettings, service: AgentService | None) -> None
     get_service.clear()
     st.session_state.index_message = (
         f"Indexed {report.documents} documents into {report.chunks} chunks: {report.embedded} embedded, "
-        f"{report.deleted} removed, in {report.seconds:.1f} s."
+        f"{report.deleted} removed, {report.kept_unlisted} kept from documents not listed, "
+        f"in {report.seconds:.1f} s."
     )
     st.rerun()
 

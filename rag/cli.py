@@ -43,7 +43,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths] or [DEFAULT_CORPUS]
     settings = _settings(args)
     progress = None if args.quiet else RichIndexProgress()
-    report = index_corpus(paths, settings, progress=progress, rebuild=args.rebuild)
+    report = index_corpus(paths, settings, progress=progress, rebuild=args.rebuild, prune=args.prune)
     for issue in report.issues:
         errors.print(f"[yellow]skipped[/] {issue}")
     console.print(
@@ -53,6 +53,9 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"{report.metadata_updated} metadata updated; languages {', '.join(report.languages)}; "
         f"{report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding)."
     )
+    if report.kept_unlisted:
+        why = "some files could not be read" if args.prune else "add --prune to remove them"
+        console.print(f"Kept {report.kept_unlisted} chunks of documents not listed in this run ({why}).")
     return 0
 
 
@@ -152,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
     index = sub.add_parser("index", help="index files or folders (default: data/corpus)")
     index.add_argument("paths", nargs="*", help="JSONL files, Markdown/text files or folders")
     index.add_argument("--rebuild", action="store_true", help="drop the collection and rebuild it")
+    index.add_argument(
+        "--prune", action="store_true", help="also remove the documents indexed before but not listed now"
+    )
     index.add_argument("--quiet", action="store_true", help="no progress bar")
     common(index)
     index.set_defaults(handler=cmd_index)

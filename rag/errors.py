@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rag.embeddings import EmbeddingConfigError
+from rag.indexer import IndexInputError
 from rag.retriever import QueryError
 from rag.store import KnowledgeBaseError
 
@@ -10,5 +11,6 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     KnowledgeBaseError,
     EmbeddingConfigError,
     QueryError,
+    IndexInputError,
     FileNotFoundError,
 )

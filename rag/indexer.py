@@ -60,6 +60,7 @@ class IndexReport:
     chunks: int = 0
     embedded: int = 0
     deleted: int = 0
+    kept_unlisted: int = 0  # chunks of documents no longer listed, kept (removed only with prune)
     metadata_updated: int = 0
     languages: list[str] = field(default_factory=list)
     issues: list[LoadIssue] = field(default_factory=list)
@@ -97,19 +98,39 @@ def plan_chunks(
     return chunks, language_sizes, len(loaded.documents), loaded.issues, loaded.records_read
 
 
+class IndexInputError(ValueError):
+    """The paths given to index cannot be indexed; nothing was indexed or removed."""
+
+
 def index_corpus(
     paths: Sequence[Path],
     settings: RagSettings,
     embedder: Embedder | None = None,
     progress: IndexProgress | None = None,
     rebuild: bool = False,
+    prune: bool = False,
 ) -> IndexReport:
-    """Index ``paths`` into the configured collection, resumably and incrementally."""
+    """Index ``paths`` into the configured collection, resumably and incrementally.
+
+    Adds and updates: a document listed again with other text has its chunks replaced. Chunks of
+    documents no longer listed are kept unless ``prune`` is set, and even then kept when a file
+    failed to load (its chunks are not known to be gone). A path that does not exist or yields no
+    document raises :class:`IndexInputError` before the index is touched.
+    """
     started = time.perf_counter()
     progress = progress or SilentProgress()
+    if missing_paths := [str(path) for path in paths if not Path(path).exists()]:
+        raise IndexInputError(
+            f"{', '.join(missing_paths)} does not exist: nothing was indexed or removed (check the path)."
+        )
     chunks, language_sizes, n_documents, issues, records = plan_chunks(paths, settings)
     for issue in issues:
         logger.warning("Skipped %s", issue)
+    if not chunks:
+        raise IndexInputError(
+            f"No document to index in {corpus_arguments(paths)}: nothing was indexed or removed "
+            "(supported: .jsonl, .md, .markdown, .txt)."
+        )
     name = embedder.name if embedder else embedder_name(settings)
     if rebuild:
         client = _client_for_rebuild(settings)
@@ -122,7 +143,10 @@ def index_corpus(
 
     existing = store.all_metadata()
     desired = {chunk_id: chunk.to_metadata() for chunk_id, chunk in chunks.items()}
-    stale = sorted(set(existing) - set(chunks))
+    listed = {source for meta in desired.values() for source in _sources(meta)}
+    unlisted = {i for i in set(existing) - set(chunks) if not _sources(existing[i]) & listed}
+    kept = unlisted if not prune or issues else set()
+    stale = sorted(set(existing) - set(chunks) - kept)
     missing = sorted(set(chunks) - set(existing))
     changed = sorted(i for i in set(chunks) & set(existing) if existing[i] != desired[i])
     languages = main_languages(language_sizes) or ["und"]
@@ -132,6 +156,7 @@ def index_corpus(
         chunks=len(chunks),
         embedded=len(missing),
         deleted=len(stale),
+        kept_unlisted=len(kept),
         metadata_updated=len(changed),
         languages=languages,
         issues=issues,
@@ -163,12 +188,20 @@ def index_corpus(
             report.embed_seconds = _embed_and_upsert([chunks[i] for i in missing], embedder, store, progress)
         progress.finish()
         store.update_info(complete=True, documents=n_documents)
-        records_now = [(i, chunk.text, desired[i]) for i, chunk in chunks.items()]
-        CollectionSnapshot.build(records_now, languages[0], generation).save(folder)
+        if kept:  # the lexical index covers every chunk the store keeps
+            CollectionSnapshot.from_store(store).save(folder)
+        else:
+            records_now = [(i, chunk.text, desired[i]) for i, chunk in chunks.items()]
+            CollectionSnapshot.build(records_now, languages[0], generation).save(folder)
     else:
         load_fresh_snapshot(store, folder)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _sources(metadata: dict[str, Any]) -> set[str]:
+    sources = metadata.get("sources") or []
+    return {str(metadata.get("source", "")), *(sources if isinstance(sources, list) else [str(sources)])}
 
 
 def _client_for_rebuild(settings: RagSettings) -> Any:

@@ -77,8 +77,15 @@ def _load_file(file: Path, relative: Path, result: LoadResult) -> None:
 
 
 def _read_jsonl(file: Path, issues: list[LoadIssue]) -> Iterator[Document]:
-    with file.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
+    """Records one line at a time: a line that is not UTF-8 or not JSON is reported (file:line)
+    and skipped, and the lines after it are still read."""
+    with file.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                issues.append(LoadIssue(str(file), number, f"not UTF-8 (byte {error.start + 1} of the line)"))
+                continue
             if not line.strip():
                 continue
             try:

@@ -70,8 +70,9 @@ def index_with_uploads(
 ) -> IndexReport:
     """Index ``local_paths`` plus every file uploaded so far.
 
-    The collection mirrors the paths it is given, so the uploads folder is always included and
-    the local folders must name everything else that should stay in the index.
+    Adds and updates only: documents indexed before and not listed now stay in the index (removing
+    them is ``python -m rag index --prune``). A folder that does not exist or holds no document is
+    refused with a sentence and nothing is indexed or removed.
     """
     paths = [*local_paths]
     uploads = uploads_folder(settings)

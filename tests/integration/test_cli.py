@@ -47,6 +47,31 @@ def test_index_reports_what_it_did(corpus: Path, tmp_path: Path, capsys: pytest.
     assert "0 removed" in out
 
 
+def test_a_mistyped_path_exits_2_in_one_sentence_and_keeps_the_index(
+    index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(
+        ["index", str(tmp_path / "does/not/exist"), "--index", str(index_dir), "--prune", "--quiet"]
+    )
+
+    err = _one_line(capsys.readouterr().err)
+    assert code == 2 and "does not exist: nothing was indexed or removed" in err
+    assert "Traceback" not in err
+    assert cli.main(["search", "passport", "--index", str(index_dir)]) == 0
+
+
+def test_documents_not_listed_are_kept_and_the_way_to_prune_is_named(
+    corpus: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (corpus / "plan-your-visit" / "tickets.en.md").unlink()
+
+    code = cli.main(["index", str(corpus), "--index", str(index_dir), "--quiet"])
+
+    out = _one_line(capsys.readouterr().out)
+    assert code == 0 and "0 removed" in out
+    assert "chunks of documents not listed in this run (add --prune to remove them)" in out
+
+
 def test_index_shows_progress_on_stderr(
     corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

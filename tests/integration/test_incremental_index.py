@@ -6,10 +6,12 @@ from pathlib import Path
 
 from rag.config import RagSettings
 from rag.indexer import index_corpus
+from rag.retriever import HybridRetriever
 from rag.store import ChunkStore, open_client
 from tests.conftest import HashingEmbedder
 
 EDITED = "plan-your-visit/tickets.en.md"
+EDITED_WORDS = "passport ticket thirty two euros"
 
 
 def _ids_by_source(settings: RagSettings) -> dict[str, set[str]]:
@@ -41,18 +43,37 @@ def test_changing_one_document_replaces_only_its_chunks(
     assert report.deleted == len(before[EDITED] - after[EDITED]) > 0
 
 
-def test_removing_a_file_removes_exactly_its_chunks(
+def test_a_file_no_longer_listed_keeps_its_chunks_unless_pruning(
     corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
 ) -> None:
     index_corpus([corpus], settings, embedder=fake_embedder)
     before = _ids_by_source(settings)
     (corpus / EDITED).unlink()
 
-    report = index_corpus([corpus], settings, embedder=fake_embedder)
+    kept = index_corpus([corpus], settings, embedder=fake_embedder)
+
+    assert _ids_by_source(settings) == before
+    assert kept.deleted == 0 and kept.kept_unlisted == len(before[EDITED])
+    assert HybridRetriever(settings, embedder=fake_embedder).search(EDITED_WORDS, k=3)  # still searchable
+
+    pruned = index_corpus([corpus], settings, embedder=fake_embedder, prune=True)
 
     assert _ids_by_source(settings) == {source: ids for source, ids in before.items() if source != EDITED}
-    assert report.deleted == len(before[EDITED])
-    assert report.embedded == 0
+    assert pruned.deleted == len(before[EDITED]) and pruned.kept_unlisted == 0
+    assert pruned.embedded == 0
+
+
+def test_pruning_keeps_the_chunks_of_a_file_that_failed_to_load(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    index_corpus([corpus], settings, embedder=fake_embedder)
+    before = _ids_by_source(settings)
+    (corpus / EDITED).write_bytes(b"# Broken\n\xff\xfe not text")
+
+    report = index_corpus([corpus], settings, embedder=fake_embedder, prune=True)
+
+    assert _ids_by_source(settings) == before
+    assert report.kept_unlisted == len(before[EDITED]) and report.issues
 
 
 def test_a_copy_under_a_new_name_only_adds_a_source(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rag.config import RagSettings
-from rag.indexer import index_corpus
+from rag.indexer import IndexInputError, index_corpus
 from rag.retriever import HybridRetriever
 from rag.store import ChunkStore, open_client
 from tests.conftest import CORPUS, HashingEmbedder
@@ -81,11 +83,20 @@ def test_rebuild_embeds_everything_again(
     assert len(_stored_ids(settings)) == first.chunks
 
 
-def test_empty_corpus_indexes_and_searches_to_nothing(
-    tmp_path: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+@pytest.mark.parametrize("typo", ["empty", "does/not/exist"])
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_a_path_with_nothing_to_index_is_an_error_that_removes_nothing(
+    corpus: Path,
+    tmp_path: Path,
+    settings: RagSettings,
+    fake_embedder: HashingEmbedder,
+    typo: str,
+    rebuild: bool,
 ) -> None:
+    first = index_corpus([corpus], settings, embedder=fake_embedder)
     (tmp_path / "empty").mkdir()
-    report = index_corpus([tmp_path / "empty"], settings, embedder=fake_embedder)
 
-    assert report.chunks == 0
-    assert HybridRetriever(settings, embedder=fake_embedder).search("palace", k=3) == []
+    with pytest.raises(IndexInputError, match="nothing was indexed or removed"):
+        index_corpus([tmp_path / typo], settings, embedder=fake_embedder, rebuild=rebuild, prune=True)
+
+    assert len(_stored_ids(settings)) == first.chunks

@@ -90,3 +90,19 @@ def test_utf8_byte_order_mark_does_not_break_the_first_line(tmp_path: Path) -> N
 
     assert result.issues == []
     assert [doc.source for doc in result.documents] == ["https://x.test/a"]
+
+
+def test_a_line_that_is_not_utf8_is_reported_with_its_line_and_the_rest_is_read(tmp_path: Path) -> None:
+    lines = [
+        json.dumps({"url": f"https://example.org/{n}", "text": f"Page {n} about the gardens."})
+        for n in range(4)
+    ]
+    raw = "\n".join(lines).encode("utf-8").replace(b"Page 1", b"Page \xff1")
+    (tmp_path / "pages.jsonl").write_bytes(raw)
+
+    result = load_sources([tmp_path / "pages.jsonl"])
+
+    assert result.records_read == 3 and len(result.documents) == 3
+    assert [(issue.line, issue.message) for issue in result.issues] == [
+        (2, "not UTF-8 (byte 48 of the line)")
+    ]
