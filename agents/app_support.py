@@ -21,7 +21,7 @@ from agents.llm import ProviderError
 from agents.service import AgentService
 from agents.tools.knowledge_base import build_knowledge_base_tool
 from rag.config import RagSettings
-from rag.errors import USER_ERRORS
+from rag.errors import USER_ERRORS, error_sentence
 from rag.store import KnowledgeBaseError
 
 OFFLINE_NOTICE = (
@@ -63,8 +63,7 @@ def build_service() -> AgentService:
 def error_message(error: Exception) -> str:
     """A sentence for the visitor and the operator; index problems also say how to build one."""
     if isinstance(error, ValidationError):
-        fields = ", ".join(str(e["loc"][0]) for e in error.errors() if e.get("loc")) or "a setting"
-        return f"The configuration is invalid ({fields}): fix it in .env or the environment. {error}"
+        return f"The configuration is invalid: {error_sentence(error)}"
     if isinstance(error, KnowledgeBaseError):
         return f"The knowledge base is not ready. {error} {INDEX_HINT}"
     return str(error)

@@ -125,14 +125,17 @@ def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; configuration and index errors print one line and exit 2."""
     import logging
 
+    from pydantic import ValidationError
+    from rich.markup import escape
+
     from agents.llm import ProviderError
-    from rag.errors import USER_ERRORS
+    from rag.errors import USER_ERRORS, error_sentence
 
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logging.getLogger("bm25s").setLevel(logging.WARNING)
     try:
         return int(args.handler(args))
-    except (*USER_ERRORS, ProviderError) as error:  # type: ignore[misc]
-        errors.print(f"[red]error:[/] {error}")
+    except (*USER_ERRORS, ProviderError, ValidationError) as error:  # type: ignore[misc]
+        errors.print(f"[red]error:[/] {escape(error_sentence(error))}")
         return 2

@@ -55,7 +55,9 @@ class AgentSettings(BaseSettings):
     )
     retry_max_wait_seconds: float = Field(20.0, ge=0, description="Longest wait between two attempts.")
 
-    max_rounds: int = Field(3, ge=1, description="Retrieve-and-reflect rounds before answering anyway.")
+    max_rounds: int = Field(
+        3, ge=1, le=10, description="Retrieve-and-reflect rounds before answering anyway."
+    )
     recursion_limit: int = Field(25, ge=1, description="LangGraph super-steps allowed per visitor turn.")
     duplicate_query_threshold: float | None = Field(
         None,

@@ -142,6 +142,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    """A ``-k`` value: a whole number from 1 to 50."""
+    value = int(text) if text.lstrip("-").isdigit() else 0
+    if not 1 <= value <= 50:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 50, not {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="python -m rag", description=__doc__)
@@ -164,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     search = sub.add_parser("search", help="search; without a question, read one query per stdin line")
     search.add_argument("question", nargs="?")
-    search.add_argument("-k", type=int, default=5)
+    search.add_argument("-k", type=_positive, default=5, help="passages to return (1-50)")
     search.add_argument("--json", action="store_true")
     search.add_argument("--category", action="append", help="keep this category (and below)")
     search.add_argument("--source-prefix", help="keep sources starting with this")
@@ -189,13 +197,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; user-fixable errors print one clear line and exit 2."""
-    from rag.errors import USER_ERRORS
+    from pydantic import ValidationError
+    from rich.markup import escape
+
+    from rag.errors import USER_ERRORS, error_sentence
 
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     logging.getLogger("bm25s").setLevel(logging.INFO if args.verbose else logging.WARNING)
     try:
         return int(args.handler(args))
-    except USER_ERRORS as error:
-        errors.print(f"[red]error:[/] {error}")
+    except (*USER_ERRORS, ValidationError) as error:  # type: ignore[misc]
+        errors.print(f"[red]error:[/] {escape(error_sentence(error))}")
         return 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from rag.embeddings import EmbeddingConfigError
 from rag.indexer import IndexInputError
 from rag.retriever import QueryError
@@ -14,3 +16,25 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     IndexInputError,
     FileNotFoundError,
 )
+
+SETTINGS_PREFIXES = {"RagSettings": "RAG_", "AgentSettings": "AGENT_", "ToolSettings": "TOOLS_"}
+
+
+def error_sentence(error: Exception) -> str:
+    """One sentence for the user. An invalid setting names its variable, the rule it breaks and
+    (unless it may hold a secret) the value given; other errors are their own message."""
+    if not isinstance(error, ValidationError):
+        return str(error)
+    prefix = SETTINGS_PREFIXES.get(error.title)
+    if prefix is None:
+        return (
+            f"{error.title} could not be read ({error.error_count()} problems): {error.errors()[0]['msg']}."
+        )
+    parts = []
+    for item in error.errors():
+        field = str(item["loc"][0]) if item.get("loc") else "?"
+        name = field if field.isupper() else f"{prefix}{field.upper()}"
+        secret = any(word in name for word in ("KEY", "TOKEN", "SECRET", "PASSWORD"))
+        given = "" if secret or "input" not in item else f"={item['input']!r}"
+        parts.append(f"{name}{given} is invalid ({item['msg'][:1].lower()}{item['msg'][1:]})")
+    return f"{'; '.join(parts)}: fix it in .env or the environment."

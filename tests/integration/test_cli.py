@@ -233,3 +233,22 @@ def test_module_entry_point_exits_2_without_an_index(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "python -m rag index" in _one_line(done.stderr)
     assert "Traceback" not in done.stderr
+
+
+def test_a_negative_k_is_refused(index_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["search", "passport", "-k", "-5", "--index", str(index_dir)])
+
+    assert exit_.value.code == 2
+    assert "must be a whole number from 1 to 50, not '-5'" in capsys.readouterr().err
+
+
+def test_an_invalid_setting_exits_2_naming_the_variable(
+    index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RAG_CHUNK_SIZE", "5")
+
+    code = cli.main(["stats", "--index", str(index_dir)])
+
+    err = _one_line(capsys.readouterr().err)
+    assert code == 2 and "RAG_CHUNK_SIZE='5' is invalid" in err and "Traceback" not in err
