@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from agents.events import (
     AgentEvent,
@@ -49,6 +50,36 @@ def escape(text: str) -> str:
 
 def is_web(url: str) -> bool:
     return url.startswith(("https://", "http://"))
+
+
+_IMAGE = re.compile(r"!(?=\[)")
+_REFERENCE_DEFINITION = re.compile(r"^(\s{0,3})\[(?=[^\]]+\]:)", re.M)
+_INLINE_LINK = re.compile(r"\[([^\]]*)\]\(\s*(<[^>]*>|[^)\s]*)[^)]*\)")
+_AUTOLINK = re.compile(r"<([a-zA-Z][\w+.-]*:[^>\s]*)>")
+
+
+def safe_url(url: str) -> str:
+    """An http(s) URL with the characters that could end a Markdown link escaped; "" otherwise."""
+    url = url.strip()
+    return quote(url, safe=":/?#[]@!$&'()*+,;=%~-._") if is_web(url) and not re.search(r"\s", url) else ""
+
+
+def safe_markdown(text: str) -> str:
+    """Markdown from the knowledge base or a model, made harmless: images are shown as text (the
+    browser never fetches them), reference definitions are inert, a link survives only for an
+    http(s) URL (escaped so it cannot break out) and becomes its text otherwise, and ``$`` never
+    turns into LaTeX. Streamlit already shows raw HTML as text."""
+    text = _REFERENCE_DEFINITION.sub(r"\1\\[", _IMAGE.sub("\\!", text.replace("$", "\\$")))
+
+    def link(match: re.Match[str]) -> str:
+        url = safe_url(match.group(2).strip("<>"))
+        return f"[{match.group(1)}](<{url}>)" if url else match.group(1)
+
+    def autolink(match: re.Match[str]) -> str:
+        url = safe_url(match.group(1))
+        return f"<{url}>" if url else escape(match.group(0))
+
+    return _AUTOLINK.sub(autolink, _INLINE_LINK.sub(link, text))
 
 
 def _code(text: str) -> str:
@@ -151,9 +182,9 @@ def answer_markdown(answer: str, sources: list[dict[str, Any]]) -> str:
     def cite(match: re.Match[str]) -> str:
         url = urls.get(int(match.group(1)), "")
         label = f"\\[{match.group(1)}\\]"
-        return f"[{label}](<{url}>)" if is_web(url) else f"**{label}**"
+        return f"[{label}](<{safe_url(url)}>)" if safe_url(url) else f"**{label}**"
 
-    return _CITATION.sub(cite, answer.replace("$", "\\$"))
+    return _CITATION.sub(cite, safe_markdown(answer))
 
 
 def sources_markdown(sources: list[dict[str, Any]], evidence: list[dict[str, Any]] | None = None) -> str:
@@ -164,7 +195,7 @@ def sources_markdown(sources: list[dict[str, Any]], evidence: list[dict[str, Any
         title, url = escape(source.get("title") or source.get("url", "")), str(source.get("url", ""))
         section = sections.get(source["number"])
         title += f" › {escape(section)}" if section else ""
-        where = f"[{title}](<{url}>)" if is_web(url) else f"{title} · {_code(url)}"
+        where = f"[{title}](<{safe_url(url)}>)" if safe_url(url) else f"{title} · {_code(url)}"
         lines.append(f"- **\\[{source['number']}\\]** {where}")
     return "\n".join(lines)
 
@@ -176,11 +207,11 @@ def passage_markdown(item: dict[str, Any]) -> str:
     """A cited passage: its place in the document, then its text quoted (headings shown in bold)."""
     where = " › ".join(escape(part) for part in (item.get("title", ""), item.get("headings", "")) if part)
     lines = []
-    for line in str(item.get("text", "")).replace("$", "\\$").splitlines():
+    for line in str(item.get("text", "")).splitlines():
         if not line.strip():
             continue
         heading = _HEADING.match(line)
-        lines.append(f"> **{escape(heading.group(1))}**" if heading else f"> {line}")
+        lines.append(f"> **{escape(heading.group(1))}**" if heading else f"> {safe_markdown(line)}")
     return f"**\\[{item['number']}\\]** {where}\n\n" + "\n>\n".join(lines)
 
 

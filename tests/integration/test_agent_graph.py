@@ -158,8 +158,9 @@ def test_a_missing_aspect_is_searched_in_a_second_round_numbered_after_the_first
         (4, "tarif-billet#2"),
     ]
     first_analysis, second_analysis = harness.llm.calls[1][-1].content, harness.llm.calls[3][-1].content
-    assert "[1] Page horaires-du-château" in first_analysis and "[3]" not in first_analysis
-    assert "[1] Page horaires-du-château" in second_analysis and "[3] Page tarif-billet" in second_analysis
+    assert "[1]\n```text\ntitle: Page horaires-du-château" in first_analysis and "[3]" not in first_analysis
+    assert "[1]\n```text\ntitle: Page horaires-du-château" in second_analysis
+    assert "[3]\n```text\ntitle: Page tarif-billet" in second_analysis
     assert state["round"] == 2
     assert state["model_calls"] == 5
     assert state["citations"] == [1, 3]
