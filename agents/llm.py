@@ -25,7 +25,7 @@ from langchain_core.exceptions import ModelConnectionError, ModelTimeoutError
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SecretStr
 
 from agents.config import AgentSettings
 
@@ -121,6 +121,14 @@ class RetryPolicy(BaseModel):
     initial_wait_seconds: float
     max_wait_seconds: float
     timeout_seconds: float
+    secrets: tuple[SecretStr, ...] = ()  # never shown: a server may echo the key in its error
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every configured secret replaced by ``***``."""
+        for secret in self.secrets:
+            if len(value := secret.get_secret_value()) >= 4:
+                text = text.replace(value, "***")
+        return text
 
     def retrying(self) -> tenacity.Retrying:
         return tenacity.Retrying(**self._tenacity_arguments())
@@ -147,7 +155,7 @@ class RetryPolicy(BaseModel):
             "%s: %s (%s); retry %d of %d in %.1f s",
             self.server,
             classify_failure(error) if error else "failure",
-            error,
+            self.scrub(str(error)),
             state.attempt_number,
             self.max_retries,
             state.upcoming_sleep,
@@ -164,7 +172,7 @@ class RetryPolicy(BaseModel):
             template = "refused_key"
         elif kind == "rejected" and status == 404:
             template = "unknown_model"
-        detail = " ".join(str(error).split()) or type(error).__name__
+        detail = self.scrub(" ".join(str(error).split())) or type(error).__name__
         tried = f" after {attempts} attempts" if attempts and attempts > 1 else ""
         message = _MESSAGES[template].format(
             server=self.server,
@@ -334,6 +342,7 @@ def _policy(settings: AgentSettings, provider: Literal["mistral", "openai"], ser
         initial_wait_seconds=settings.retry_initial_wait_seconds,
         max_wait_seconds=settings.retry_max_wait_seconds,
         timeout_seconds=settings.request_timeout_seconds,
+        secrets=tuple(key for key in (settings.mistral_api_key, settings.openai_api_key) if key is not None),
     )
 
 

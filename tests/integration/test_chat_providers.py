@@ -485,3 +485,13 @@ def test_importing_the_factory_loads_no_provider_package() -> None:
     root = Path(__file__).resolve().parents[2]
     environment = {**os.environ, "PYTHONPATH": str(root)}
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root, env=environment, timeout=60)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_key_echoed_by_the_server_never_reaches_the_user(provider: str, server: FakeChatServer) -> None:
+    server.reply(error(400, f"invalid request for key {API_KEY} (Bearer {API_KEY})"))
+    model = build_chat_model(chat_settings(provider, server.base_url))
+
+    failure = fail(model, "invoke")
+
+    assert API_KEY not in str(failure) and "***" in str(failure)
