@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TypeVar
 
+from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, ValidationError
 
 from agents.brief import Brief, Node, briefed_system
 from agents.deps import AgentDeps, trace_event
 from agents.evidence import rendered
+from agents.llm import ProviderError
 from agents.prompts import language_name, render
 from agents.schemas import Critique, GapAnalysis, tagged
 from agents.state import AgentState
+from rag.errors import error_sentence
+
+Shape = TypeVar("Shape", bound=BaseModel)
 
 
 def _context(state: AgentState, extra: str = "") -> HumanMessage:
@@ -38,6 +44,24 @@ def _system(prompt: str, node: Node, state: AgentState, kb_language: str) -> Sys
     return briefed_system(prompt, brief)
 
 
+def structured_reply(model: Any, messages: list[Any], schema: type[Shape], step: str) -> tuple[Shape, int]:
+    """The model's answer in ``schema`` and the calls it took: a wrong shape (plain text, missing
+    fields) is asked once more, then ends the turn with one sentence (the thread keeps the question)."""
+    problem = ""
+    for attempt in (1, 2):
+        try:
+            result = model.invoke(messages)
+            return (result if isinstance(result, schema) else schema.model_validate(result)), attempt
+        except (ValidationError, OutputParserException) as error:
+            problem = error_sentence(error)
+    raise ProviderError(
+        f"The model answered the {step} step in an unreadable shape twice ({problem}): ask again, or "
+        "choose a model that supports tool calling with AGENT_MODEL.",
+        provider="model",
+        kind="malformed",
+    )
+
+
 def make_gap_analysis(deps: AgentDeps) -> Any:
     """Node factory: one structured call listing answered and missing aspects and follow-ups."""
     model = deps.llm.with_structured_output(GapAnalysis)
@@ -45,15 +69,15 @@ def make_gap_analysis(deps: AgentDeps) -> Any:
 
     def gap_analysis(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        result = model.invoke([_system(system, "gap_analysis", state, deps.kb_language), _context(state)])
-        analysis = result if isinstance(result, GapAnalysis) else GapAnalysis.model_validate(result)
+        messages = [_system(system, "gap_analysis", state, deps.kb_language), _context(state)]
+        analysis, calls = structured_reply(model, messages, GapAnalysis, "gap analysis")
         event = trace_event(
             "gap_analysis", started, missing=analysis.missing, follow_up_queries=analysis.follow_up_queries
         )
         return {
             "gaps": analysis.missing,
             "follow_ups": analysis.follow_up_queries,
-            "model_calls": state.get("model_calls", 0) + 1,
+            "model_calls": state.get("model_calls", 0) + calls,
             "trace": [*state.get("trace", []), event],
         }
 
@@ -72,11 +96,9 @@ def make_self_critique(deps: AgentDeps) -> Any:
             verdict = Critique(sufficient=True, reason="The gap analysis found no missing aspect.")
         else:
             missing = tagged("missing_aspects", "; ".join(state["gaps"]))
-            result = model.invoke(
-                [_system(system, "self_critique", state, deps.kb_language), _context(state, missing)]
-            )
-            verdict = result if isinstance(result, Critique) else Critique.model_validate(result)
-            calls += 1
+            messages = [_system(system, "self_critique", state, deps.kb_language), _context(state, missing)]
+            verdict, used = structured_reply(model, messages, Critique, "self-critique")
+            calls += used
         event = trace_event("self_critique", started, sufficient=verdict.sufficient, reason=verdict.reason)
         return {
             "critiques": [*state.get("critiques", []), verdict.model_dump()],

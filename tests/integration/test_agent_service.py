@@ -108,3 +108,38 @@ def test_threads_persist_in_sqlite_across_service_instances(
 def test_a_recursion_limit_too_low_for_the_rounds_is_a_configuration_error() -> None:
     with pytest.raises(ValueError, match="AGENT_RECURSION_LIMIT"):
         AgentSettings(_env_file=None, max_rounds=7, recursion_limit=25)
+
+
+def test_a_structured_step_answered_in_the_wrong_shape_is_asked_again_then_ends_in_a_sentence(
+    retriever: HybridRetriever, tmp_path: Path
+) -> None:
+    script: list[object] = [
+        AIMessage("", tool_calls=[tool_call("search_knowledge_base", query="opening hours")]),
+        "The evidence answers everything, I think.",  # plain text where a GapAnalysis call is due
+        "Still plain text.",
+    ]
+    service = _service(retriever, tmp_path, script)
+
+    result = service.ask("When does the palace open?", "shape")
+
+    assert isinstance(result, ErrorOccurred)
+    assert result.message.startswith("The model answered the gap analysis step in an unreadable shape twice")
+    assert "\n" not in result.message
+    assert isinstance(service.llm, ScriptedChatModel) and len(service.llm.calls) == 3  # asked twice, no more
+    state = service.graph.get_state({"configurable": {"thread_id": "shape"}}).values
+    assert state["messages"][0].content == "When does the palace open?"
+
+
+def test_a_wrong_shape_once_is_retried_and_the_turn_goes_on(
+    retriever: HybridRetriever, tmp_path: Path
+) -> None:
+    script: list[object] = [
+        AIMessage("", tool_calls=[tool_call("search_knowledge_base", query="opening hours")]),
+        "plain text",
+        GapAnalysis(answered=["opening hours"]),
+        "The palace opens at nine [1].",
+    ]
+
+    result = _service(retriever, tmp_path, script).ask("When does the palace open?", "retry")
+
+    assert isinstance(result, FinalAnswer) and result.model_calls == 4
