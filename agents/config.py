@@ -59,6 +59,10 @@ class AgentSettings(BaseSettings):
         3, ge=1, le=10, description="Retrieve-and-reflect rounds before answering anyway."
     )
     recursion_limit: int = Field(25, ge=1, description="LangGraph super-steps allowed per visitor turn.")
+    max_tool_calls: int = Field(
+        8, ge=1, le=50, description="Tool calls run per model reply; the rest are dropped (and traced)."
+    )
+    max_searches: int = Field(12, ge=1, le=100, description="Knowledge-base searches per visitor turn.")
     duplicate_query_threshold: float | None = Field(
         None,
         gt=0.0,

@@ -28,6 +28,8 @@ class AgentDeps:
     kb_language: str = "fr"
     max_rounds: int = 3
     duplicate_query_threshold: float = 0.85
+    max_tool_calls: int = 8  # per model reply
+    max_searches: int = 12  # per turn, the agent's and the follow-ups' together
 
 
 def trace_event(node: str, started: float, **fields: Any) -> dict[str, Any]:

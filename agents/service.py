@@ -82,6 +82,8 @@ class AgentService:
             embed=retriever_.embedder.embed_queries,
             kb_language=(retriever_.languages or ["fr"])[0],
             max_rounds=self.settings.max_rounds,
+            max_tool_calls=self.settings.max_tool_calls,
+            max_searches=self.settings.max_searches,
             duplicate_query_threshold=self.settings.duplicate_query_threshold
             or same_query_threshold(retriever_.embedder.name),
         )

@@ -5,12 +5,24 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, ToolCall
 
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps, trace_event
 from agents.prompts import language_name, render
 from agents.state import AgentState
+
+
+def capped_calls(calls: list[ToolCall], max_calls: int, searches_left: int) -> list[ToolCall]:
+    """The tool calls of one reply that go beyond the caps: ``max_calls`` in all, and no more
+    knowledge-base searches than the turn has left (a reply of 300 calls runs 8, not 300)."""
+    kept: list[ToolCall] = []
+    for call in calls:
+        search = call["name"] == "search_knowledge_base"
+        if len(kept) < max_calls and (not search or searches_left > 0):
+            kept.append(call)
+            searches_left -= search
+    return [call for call in calls if call not in kept]
 
 
 def make_agent(deps: AgentDeps) -> Any:
@@ -33,8 +45,15 @@ def make_agent(deps: AgentDeps) -> Any:
         )
         reply = model.invoke([briefed_system(system, brief), *state["messages"]])
         calls = reply.tool_calls if isinstance(reply, AIMessage) else []
+        dropped = capped_calls(calls, deps.max_tool_calls, deps.max_searches - len(state.get("queries", [])))
+        if dropped and isinstance(reply, AIMessage):
+            reply = reply.model_copy(update={"tool_calls": [c for c in calls if c not in dropped]})
+            calls = reply.tool_calls
         event = trace_event(
-            "agent", started, tool_calls=[{"tool": c["name"], "args": c["args"]} for c in calls]
+            "agent",
+            started,
+            tool_calls=[{"tool": c["name"], "args": c["args"]} for c in calls],
+            **({"dropped_tool_calls": len(dropped)} if dropped else {}),
         )
         return {
             "messages": [reply],

@@ -37,15 +37,16 @@ def make_follow_up(deps: AgentDeps) -> Any:
 
     def follow_up(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        queries = new_queries(
+        fresh = new_queries(
             state.get("follow_ups", []), state.get("queries", []), deps.embed, deps.duplicate_query_threshold
         )
+        queries = fresh[: max(deps.max_searches - len(state.get("queries", [])), 0)]  # the turn's cap
         evidence, done = list(state.get("evidence", [])), list(state.get("queries", []))
         for query in queries:
             result = deps.search(query)
             done.append(query)
             evidence = merge_evidence(evidence, result.hits)
-        remaining = list(queries)
+        remaining = list(fresh)
         dropped = []
         for proposal in state.get("follow_ups", []):
             if " ".join(proposal.split()) in remaining:
@@ -53,6 +54,8 @@ def make_follow_up(deps: AgentDeps) -> Any:
             else:
                 dropped.append(proposal)
         event = trace_event("follow_up", started, queries=queries, dropped_as_duplicates=dropped)
+        if over := fresh[len(queries) :]:
+            event["dropped_over_the_search_cap"] = over
         return {
             "queries": done,
             "evidence": evidence,

@@ -405,3 +405,31 @@ def test_graph_topology_matches_the_mermaid_snapshot() -> None:
     > tests/integration/snapshots/agent_graph.mmd`` and review the diff.
     """
     assert mermaid() == SNAPSHOT.read_text(encoding="utf-8")
+
+
+def test_a_reply_of_300_tool_calls_runs_at_most_the_cap_and_says_so() -> None:
+    flood = AIMessage("", tool_calls=[tool_call("search_knowledge_base", query=f"q{n}") for n in range(300)])
+    harness = build([flood, GapAnalysis(answered=["x"]), "Done [1]."])
+
+    state = harness.ask("Tell me everything.")
+
+    assert len(harness.searcher.queries) == 8  # AgentDeps.max_tool_calls
+    assert event(state, "agent")["dropped_tool_calls"] == 292
+
+
+def test_follow_up_searches_stop_at_the_turns_search_cap() -> None:
+    harness = build(
+        [
+            AIMessage("", tool_calls=[tool_call("search_knowledge_base", query=f"q{n}") for n in range(8)]),
+            GapAnalysis(missing=["more"], follow_up_queries=[f"autre requête {n}" for n in range(10)]),
+            Critique(sufficient=False, reason="more"),
+            GapAnalysis(answered=["x"]),
+            "Done [1].",
+        ]
+    )
+
+    state = harness.ask("Tell me everything.")
+
+    assert len(harness.searcher.queries) == 12  # AgentDeps.max_searches
+    assert event(state, "follow_up")["queries"] == harness.searcher.queries[8:]
+    assert event(state, "follow_up")["dropped_over_the_search_cap"]
