@@ -168,6 +168,10 @@ class MiniLMEmbedder:
         return self.embed_documents(texts)
 
 
+class EmbeddingServiceError(RuntimeError):
+    """A remote embedding service failed or answered garbage; the message is one sentence."""
+
+
 class LangChainEmbedder:
     """Adapter over a LangChain ``Embeddings`` (Mistral, OpenAI or compatible servers)."""
 
@@ -175,13 +179,25 @@ class LangChainEmbedder:
         self.name = name
         self.client = client
 
+    def _vectors(self, method: str, argument: object) -> np.ndarray:
+        try:
+            return np.asarray(getattr(self.client, method)(argument), dtype=np.float32)
+        except Exception as error:  # the client's own error text may quote the request: not shown
+            status = getattr(error, "status_code", None) or getattr(
+                getattr(error, "response", None), "status_code", None
+            )
+            what = f"HTTP {status}" if status else type(error).__name__
+            provider = self.name.split("/", 1)[0]
+            raise EmbeddingServiceError(
+                f"The embedding service for {self.name} failed ({what}): check that it runs and "
+                f"RAG_EMBEDDING_PROVIDER={provider}'s base URL and key, or use RAG_EMBEDDING_PROVIDER=local."
+            ) from error
+
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        vectors = self.client.embed_documents(list(texts))  # type: ignore[attr-defined]
-        return _normalise(np.asarray(vectors, dtype=np.float32))
+        return _normalise(self._vectors("embed_documents", list(texts)))
 
     def embed_query(self, text: str) -> np.ndarray:
-        vector = self.client.embed_query(text)  # type: ignore[attr-defined]
-        return _normalise(np.asarray(vector, dtype=np.float32))
+        return _normalise(self._vectors("embed_query", text))
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self.embed_documents(texts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from rag.embeddings import EmbeddingConfigError
+from rag.embeddings import EmbeddingConfigError, EmbeddingServiceError
 from rag.indexer import IndexInputError
 from rag.retriever import QueryError
 from rag.store import KnowledgeBaseError
@@ -12,6 +12,7 @@ from rag.store import KnowledgeBaseError
 USER_ERRORS: tuple[type[Exception], ...] = (
     KnowledgeBaseError,
     EmbeddingConfigError,
+    EmbeddingServiceError,
     QueryError,
     IndexInputError,
     FileNotFoundError,

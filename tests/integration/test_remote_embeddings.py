@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from rag.config import RagSettings
-from rag.embeddings import EmbeddingConfigError, build_embedder, embedder_name
+from rag.embeddings import EmbeddingConfigError, EmbeddingServiceError, build_embedder, embedder_name
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 
@@ -276,3 +276,18 @@ def test_index_and_search_through_openai_server(server: FakeEmbeddingServer, tmp
     assert hits
     assert hits[0].source == "tickets.en.md"
     assert "thirty two euros" in hits[0].text
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_failing_service_is_one_sentence_without_the_key(
+    provider: str, server: FakeEmbeddingServer, tmp_path: Path
+) -> None:
+    server.mode = "error"
+    embedder = build_embedder(remote_settings(provider, server.base_url, tmp_path, remote_max_retries=0))
+
+    with pytest.raises(EmbeddingServiceError) as caught:
+        embedder.embed_query("palace")
+
+    message = str(caught.value)
+    assert message.startswith(f"The embedding service for {embedder.name} failed (")
+    assert "\n" not in message and API_KEY not in message and "RAG_EMBEDDING_PROVIDER=local" in message
