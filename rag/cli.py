@@ -75,6 +75,11 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.question is not None and not args.question.strip():
         raise QueryError("The query is empty: type a question or a few keywords.")
     retriever = _retriever(args)
+    for name in retriever.incomplete:
+        errors.print(
+            f"[yellow]warning:[/] collection {name} is incomplete (an indexing run was interrupted): "
+            "results may miss documents; rerun python -m rag index to finish it."
+        )
     filters = _filters(args)
     if args.question is None:
         for line in sys.stdin:

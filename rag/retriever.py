@@ -126,6 +126,11 @@ class HybridRetriever:
             dense_similarity_weight=self.settings.dense_similarity_weight,
         )
 
+    @property
+    def incomplete(self) -> list[str]:
+        """Collections whose last indexing run did not finish (killed): searchable, but partial."""
+        return [searcher.name for searcher in self.collections if not searcher.store.info.get("complete")]
+
     def _searcher(self, store: ChunkStore) -> CollectionSearcher:
         store.check_embedder(self.embedder.name, self.dimension, settings=self.settings)
         name = store.collection.name

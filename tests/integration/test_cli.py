@@ -14,6 +14,8 @@ import pytest
 import rag.indexer
 import rag.retriever
 from rag import cli
+from rag.config import RagSettings
+from rag.store import ChunkStore, open_client
 from tests.conftest import REPO_ROOT, HashingEmbedder
 
 
@@ -252,3 +254,16 @@ def test_an_invalid_setting_exits_2_naming_the_variable(
 
     err = _one_line(capsys.readouterr().err)
     assert code == 2 and "RAG_CHUNK_SIZE='5' is invalid" in err and "Traceback" not in err
+
+
+def test_searching_an_incomplete_index_warns_and_still_answers(
+    index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = RagSettings(_env_file=None, index_dir=index_dir)
+    ChunkStore.open(open_client(settings), settings.collection).update_info(complete=False)
+
+    code = cli.main(["search", "passport", "--index", str(index_dir)])
+
+    captured = capsys.readouterr()
+    assert code == 0 and captured.out
+    assert "is incomplete (an indexing run was interrupted)" in _one_line(captured.err)
