@@ -33,10 +33,10 @@ class Reading:
         pool = reader.candidates(brief.evidence, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
-            if router.other_places(part.part):
+            if places := router.other_places(part.part):  # found once per part, not per sentence
                 part.ranked = [
                     (score, c) for score, c in part.ranked
-                    if router.names_places(part.part, f"{c.label} {c.text}")
+                    if router.names_places(places, f"{c.label} {c.text}")
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
         return cls(brief, readings, summaries, pool)

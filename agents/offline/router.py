@@ -121,9 +121,9 @@ def other_places(part: str) -> list[Place]:
     return [place for place in _gazetteer().named_in(part) if place.rank > 1 and place.id not in start]
 
 
-def names_places(part: str, text: str) -> bool:
-    """Whether ``text`` names every other place ``part`` asks about."""
-    return all(Gazetteer.mentions(text, place) for place in other_places(part))
+def names_places(places: Sequence[Place], text: str) -> bool:
+    """Whether ``text`` names every one of ``places``."""
+    return all(Gazetteer.mentions(text, place) for place in places)
 
 
 def names_visit_topic(part: str, language: str) -> bool:
