@@ -107,7 +107,7 @@ class HybridRetriever:
         self.settings = settings or RagSettings()
         self.client = open_client(self.settings)
         names = list(collections or [self.settings.collection])
-        stores = [ChunkStore.open(self.client, name) for name in names]
+        stores = [ChunkStore.open(self.client, name, self.settings) for name in names]
         for store in stores:
             store.check_embedder(
                 embedder.name if embedder else embedder_name(self.settings), settings=self.settings
@@ -140,7 +140,7 @@ class HybridRetriever:
     def refresh(self) -> None:
         """Reload every collection whose Chroma generation moved (re-indexed since opened)."""
         for i, searcher in enumerate(self.collections):
-            store = ChunkStore.open(self.client, searcher.name)
+            store = ChunkStore.open(self.client, searcher.name, self.settings)
             if int(store.info.get("generation", 0)) != searcher.snapshot.generation:
                 logger.info("Collection %s changed on disk; reloading it.", searcher.name)
                 self.collections[i] = self._searcher(store)

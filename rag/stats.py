@@ -22,7 +22,7 @@ def knowledge_base_stats(
         raise KnowledgeBaseError("The index holds no collection. Build it with: python -m rag index")
     rows = []
     for name in names:
-        store = ChunkStore.open(client, name)
+        store = ChunkStore.open(client, name, settings)
         info = store.info
         rows.append(
             {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import shlex
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -95,13 +96,14 @@ def _batches(size: int, total: int) -> Iterator[slice]:
 class ChunkStore:
     """One Chroma collection of chunks plus the metadata describing how it was built."""
 
-    def __init__(self, client: Any, collection: Any) -> None:
+    def __init__(self, client: Any, collection: Any, settings: RagSettings | None = None) -> None:
         self.client = client
         self.collection = collection
+        self.settings = settings
         self.max_batch = max(1, min(int(client.get_max_batch_size()) - 1, 5000))
 
     @classmethod
-    def open(cls, client: Any, name: str) -> ChunkStore:
+    def open(cls, client: Any, name: str, settings: RagSettings | None = None) -> ChunkStore:
         """Open an existing collection, or explain how to build it."""
         from chromadb.errors import NotFoundError
 
@@ -111,7 +113,27 @@ class ChunkStore:
             raise IndexMissingError(
                 f"No index collection {name!r} found. Build it with: python -m rag index [PATH ...]"
             ) from error
-        return cls(client, collection)
+        return cls(client, collection, settings)
+
+    @contextmanager
+    def _readable(self) -> Iterator[None]:
+        """Chroma's internal errors on a collection (overwritten HNSW files, a damaged segment)
+        become one sentence naming the exact rebuild command."""
+        from chromadb.errors import InternalError
+
+        try:
+            yield
+        except InternalError as error:
+            reason = str(error).rsplit(": ", 1)[-1].strip() or type(error).__name__
+            rebuild = "python -m rag index [PATH ...] --rebuild"
+            if self.settings is not None:
+                args = self.info.get("corpus_args")
+                own = self.settings.model_copy(update={"collection": self.collection.name})
+                rebuild = rebuild_command(own, None if args is None else str(args))
+            raise IndexCorruptError(
+                f"The vector files of index collection {self.collection.name!r} are damaged "
+                f"({reason}); nothing was changed. Rebuild it with: {rebuild}"
+            ) from error
 
     @classmethod
     def create(cls, client: Any, name: str, settings: RagSettings, embedder_name: str) -> ChunkStore:
@@ -128,7 +150,7 @@ class ChunkStore:
         collection = client.get_or_create_collection(
             name, embedding_function=None, configuration=configuration, metadata=metadata
         )
-        return cls(client, collection)
+        return cls(client, collection, settings)
 
     @property
     def info(self) -> dict[str, Any]:
@@ -182,7 +204,8 @@ class ChunkStore:
         )
 
     def count(self) -> int:
-        return int(self.collection.count())
+        with self._readable():
+            return int(self.collection.count())
 
     def all_metadata(self) -> dict[str, dict[str, Any]]:
         """Metadata of every stored chunk, by id (paged, so any size works)."""
@@ -193,7 +216,8 @@ class ChunkStore:
         include = ["metadatas", "documents"] if include_documents else ["metadatas"]
         offset = 0
         while True:
-            page = self.collection.get(include=include, limit=GET_PAGE, offset=offset)
+            with self._readable():
+                page = self.collection.get(include=include, limit=GET_PAGE, offset=offset)
             ids = page["ids"]
             if not ids:
                 return
@@ -210,31 +234,35 @@ class ChunkStore:
         metadatas: Sequence[dict[str, Any]],
     ) -> None:
         """Upsert in batches below the client's maximum batch size."""
-        for part in _batches(self.max_batch, len(ids)):
-            self.collection.upsert(
-                ids=list(ids[part]),
-                embeddings=embeddings[part],
-                documents=list(documents[part]),
-                metadatas=list(metadatas[part]),
-            )
+        with self._readable():
+            for part in _batches(self.max_batch, len(ids)):
+                self.collection.upsert(
+                    ids=list(ids[part]),
+                    embeddings=embeddings[part],
+                    documents=list(documents[part]),
+                    metadatas=list(metadatas[part]),
+                )
 
     def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
         """Rewrite metadata only (no re-embedding), in batches."""
-        for part in _batches(self.max_batch, len(ids)):
-            self.collection.update(ids=list(ids[part]), metadatas=list(metadatas[part]))
+        with self._readable():
+            for part in _batches(self.max_batch, len(ids)):
+                self.collection.update(ids=list(ids[part]), metadatas=list(metadatas[part]))
 
     def delete(self, ids: Sequence[str]) -> None:
         """Delete chunks by id, in batches."""
-        for part in _batches(self.max_batch, len(ids)):
-            self.collection.delete(ids=list(ids[part]))
+        with self._readable():
+            for part in _batches(self.max_batch, len(ids)):
+                self.collection.delete(ids=list(ids[part]))
 
     def query(self, vector: np.ndarray, limit: int, ids: list[str] | None = None) -> list[tuple[str, float]]:
         """Nearest chunks as (id, cosine similarity), optionally restricted to ``ids``."""
         if limit <= 0 or ids == []:
             return []
-        result = self.collection.query(
-            query_embeddings=[vector], n_results=limit, ids=ids, include=["distances"]
-        )
+        with self._readable():
+            result = self.collection.query(
+                query_embeddings=[vector], n_results=limit, ids=ids, include=["distances"]
+            )
         return [
             (record_id, 1.0 - float(distance))
             for record_id, distance in zip(result["ids"][0], result["distances"][0], strict=True)
