@@ -27,7 +27,8 @@ def measure(corpus: Path, embedder: Embedder) -> dict[str, Any]:
     """Embedding alone, clean build and unchanged re-run of ``corpus`` into a temporary index."""
     with tempfile.TemporaryDirectory() as folder:
         settings = RagSettings(index_dir=Path(folder) / "index")
-        chunks, _, documents, _, _ = plan_chunks([corpus], settings)
+        plan = plan_chunks([corpus], settings)
+        chunks, documents = plan.chunks, plan.documents
         texts = [chunk.embedding_text for chunk in chunks.values()]
         start = time.perf_counter()
         for first in range(0, len(texts), EMBED_GROUP):

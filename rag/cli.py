@@ -37,6 +37,8 @@ def _retriever(args: argparse.Namespace) -> Any:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
     from rag.indexer import index_corpus
     from rag.progress import RichIndexProgress
 
@@ -45,7 +47,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     progress = None if args.quiet else RichIndexProgress()
     report = index_corpus(paths, settings, progress=progress, rebuild=args.rebuild, prune=args.prune)
     for issue in report.issues:
-        errors.print(f"[yellow]skipped[/] {issue}")
+        errors.print(f"[yellow]skipped[/] {escape(str(issue))}")
+    for cut in report.cut:
+        errors.print(f"[yellow]cut[/] {escape(str(cut))}")
     console.print(
         f"Indexed {report.documents} documents ({report.records_read} records read) into "
         f"{report.chunks} chunks in {settings.index_dir}/{settings.collection}: "

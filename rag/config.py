@@ -50,6 +50,12 @@ class RagSettings(BaseSettings):
 
     chunk_size: int = Field(700, ge=100, description="Characters per chunk (e5 reads 512 tokens).")
     chunk_overlap: int = Field(100, ge=0, description="Characters shared by neighbour chunks.")
+    max_record_chars: int = Field(
+        200_000, ge=1_000, description="Characters kept of one record or file (the rest is cut, reported)."
+    )
+    max_run_chunks: int = Field(
+        20_000, ge=1, description="Chunks one indexing run may embed; a larger run is refused unchanged."
+    )
 
     hnsw_ef_construction: int = Field(200, ge=10)
     hnsw_ef_search: int = Field(200, ge=10)

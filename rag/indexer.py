@@ -21,7 +21,13 @@ from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
 from rag.loaders import load_sources
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
-from rag.store import ChunkStore, IndexCorruptError, open_client
+from rag.store import (
+    E5_PASSAGES_PER_SECOND,
+    ChunkStore,
+    IndexCorruptError,
+    IndexMissingError,
+    open_client,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +70,7 @@ class IndexReport:
     metadata_updated: int = 0
     languages: list[str] = field(default_factory=list)
     issues: list[LoadIssue] = field(default_factory=list)
+    cut: list[LoadIssue] = field(default_factory=list)  # records kept up to RAG_MAX_RECORD_CHARS
     seconds: float = 0.0
     embed_seconds: float = 0.0
 
@@ -80,11 +87,21 @@ def corpus_arguments(paths: Sequence[Path]) -> str:
     return shlex.join(str(path) for path in paths)
 
 
-def plan_chunks(
-    paths: Iterable[Path], settings: RagSettings
-) -> tuple[dict[str, Chunk], Counter[str], int, list[LoadIssue], int]:
+@dataclass
+class ChunkPlan:
+    """What a corpus becomes before anything is embedded: its chunks by id and how it loaded."""
+
+    chunks: dict[str, Chunk]
+    language_sizes: Counter[str]
+    documents: int
+    issues: list[LoadIssue]
+    cut: list[LoadIssue]
+    records_read: int
+
+
+def plan_chunks(paths: Iterable[Path], settings: RagSettings) -> ChunkPlan:
     """Load, clean, de-duplicate and chunk the corpus into the desired set of chunks by id."""
-    loaded = load_sources(paths)
+    loaded = load_sources(paths, settings.max_record_chars)
     chunker = DocumentChunker(settings.chunk_size, settings.chunk_overlap)
     chunks: dict[str, Chunk] = {}
     language_sizes: Counter[str] = Counter()
@@ -95,7 +112,9 @@ def plan_chunks(
             kept = chunks.setdefault(chunk.chunk_id, chunk)
             if kept is not chunk:
                 kept.sources.extend(s for s in chunk.sources if s not in kept.sources)
-    return chunks, language_sizes, len(loaded.documents), loaded.issues, loaded.records_read
+    return ChunkPlan(
+        chunks, language_sizes, len(loaded.documents), loaded.issues, loaded.cut, loaded.records_read
+    )
 
 
 class IndexInputError(ValueError):
@@ -123,14 +142,19 @@ def index_corpus(
         raise IndexInputError(
             f"{', '.join(missing_paths)} does not exist: nothing was indexed or removed (check the path)."
         )
-    chunks, language_sizes, n_documents, issues, records = plan_chunks(paths, settings)
+    plan = plan_chunks(paths, settings)
+    chunks, issues = plan.chunks, plan.issues
     for issue in issues:
         logger.warning("Skipped %s", issue)
+    for cut in plan.cut:
+        logger.warning("Cut %s", cut)
     if not chunks:
         raise IndexInputError(
             f"No document to index in {corpus_arguments(paths)}: nothing was indexed or removed "
             "(supported: .jsonl, .md, .markdown, .txt)."
         )
+    if len(chunks) > settings.max_run_chunks:
+        _check_run_size(len(chunks) if rebuild else _chunks_to_embed(chunks, settings), settings)
     name = embedder.name if embedder else embedder_name(settings)
     if rebuild:
         client = _client_for_rebuild(settings)
@@ -149,10 +173,11 @@ def index_corpus(
     stale = sorted(set(existing) - set(chunks) - kept)
     missing = sorted(set(chunks) - set(existing))
     changed = sorted(i for i in set(chunks) & set(existing) if existing[i] != desired[i])
-    languages = main_languages(language_sizes) or ["und"]
+    languages = main_languages(plan.language_sizes) or ["und"]
+    n_documents = plan.documents
     report = IndexReport(
         documents=n_documents,
-        records_read=records,
+        records_read=plan.records_read,
         chunks=len(chunks),
         embedded=len(missing),
         deleted=len(stale),
@@ -160,6 +185,7 @@ def index_corpus(
         metadata_updated=len(changed),
         languages=languages,
         issues=issues,
+        cut=plan.cut,
     )
     folder = snapshot_folder(settings.index_dir, location_of(settings), settings.collection)
     info = store.info
@@ -197,6 +223,27 @@ def index_corpus(
         load_fresh_snapshot(store, folder)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _chunks_to_embed(chunks: dict[str, Chunk], settings: RagSettings) -> int:
+    """How many of ``chunks`` the index lacks, read without creating anything."""
+    try:
+        store = ChunkStore.open(open_client(settings), settings.collection, settings)
+    except IndexMissingError:
+        return len(chunks)
+    return len(set(chunks) - set(store.all_metadata()))
+
+
+def _check_run_size(to_embed: int, settings: RagSettings) -> None:
+    """Refuse, before anything changes, a run that would embed more than ``max_run_chunks``."""
+    if to_embed <= settings.max_run_chunks:
+        return
+    hours = to_embed / E5_PASSAGES_PER_SECOND / 3600
+    raise IndexInputError(
+        f"This run would embed {to_embed:,} chunks (about {hours:.1f} h with the local model on 2 cores), "
+        f"more than RAG_MAX_RUN_CHUNKS={settings.max_run_chunks:,}: nothing was indexed or removed; index "
+        "fewer files at a time or raise RAG_MAX_RUN_CHUNKS."
+    )
 
 
 def _sources(metadata: dict[str, Any]) -> set[str]:

@@ -28,11 +28,16 @@ class LoadResult:
 
     documents: list[Document] = field(default_factory=list)
     issues: list[LoadIssue] = field(default_factory=list)
+    cut: list[LoadIssue] = field(default_factory=list)  # records kept only up to the character cap
     records_read: int = 0
 
 
-def load_sources(paths: Iterable[Path]) -> LoadResult:
-    """Load every supported file under ``paths`` (files or folders), then de-duplicate."""
+def load_sources(paths: Iterable[Path], max_record_chars: int | None = None) -> LoadResult:
+    """Load every supported file under ``paths`` (files or folders), then de-duplicate.
+
+    A record (a JSON Lines page or a file) longer than ``max_record_chars`` keeps its beginning,
+    cut at a paragraph break, and is reported in ``cut``.
+    """
     result = LoadResult()
     for root in paths:
         root = Path(root)
@@ -41,9 +46,21 @@ def load_sources(paths: Iterable[Path]) -> LoadResult:
             continue
         for file in _iter_files(root):
             relative = file.relative_to(root) if root.is_dir() else Path(file.name)
-            _load_file(file, relative, result)
+            _load_file(file, relative, result, max_record_chars)
     result.documents = strip_repeated_passages(deduplicate(result.documents))
     return result
+
+
+def cap_text(text: str, limit: int) -> str:
+    """The beginning of ``text`` up to ``limit`` characters, ending at a paragraph (else line) break."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    for separator in ("\n\n", "\n", " "):
+        cut = head.rfind(separator)
+        if cut > limit // 2:
+            return head[:cut].rstrip()
+    return head
 
 
 def _iter_files(root: Path) -> Iterator[Path]:
@@ -56,29 +73,38 @@ def _iter_files(root: Path) -> Iterator[Path]:
             yield file
 
 
-def _load_file(file: Path, relative: Path, result: LoadResult) -> None:
+def _load_file(file: Path, relative: Path, result: LoadResult, max_record_chars: int | None) -> None:
     suffix = file.suffix.lower()
+
+    def keep(document: Document, line: int | None) -> None:
+        result.records_read += 1
+        if max_record_chars is not None and len(document.text) > max_record_chars:
+            size = len(document.text)
+            document.text = cap_text(document.text, max_record_chars)
+            message = f"cut to its first {len(document.text):,} of {size:,} characters (RAG_MAX_RECORD_CHARS)"
+            result.cut.append(LoadIssue(str(file), line, message))
+        result.documents.append(document)
+
     try:
         if suffix in JSONL_SUFFIXES:
-            for document in _read_jsonl(file, result.issues):
-                result.records_read += 1
-                result.documents.append(document)
+            for line, document in _read_jsonl(file, result.issues):
+                keep(document, line)
         elif suffix in TEXT_SUFFIXES:
             text_document = _read_text_file(file, relative)
-            result.records_read += 1
             if text_document is None:
+                result.records_read += 1
                 result.issues.append(LoadIssue(str(file), None, "no text after cleaning"))
             else:
-                result.documents.append(text_document)
+                keep(text_document, None)
         else:
             result.issues.append(LoadIssue(str(file), None, f"unsupported file type {suffix!r}"))
     except (OSError, UnicodeDecodeError) as error:
         result.issues.append(LoadIssue(str(file), None, f"unreadable: {error}"))
 
 
-def _read_jsonl(file: Path, issues: list[LoadIssue]) -> Iterator[Document]:
-    """Records one line at a time: a line that is not UTF-8 or not JSON is reported (file:line)
-    and skipped, and the lines after it are still read."""
+def _read_jsonl(file: Path, issues: list[LoadIssue]) -> Iterator[tuple[int, Document]]:
+    """Records one line at a time, with their line numbers: a line that is not UTF-8 or not JSON
+    is reported (file:line) and skipped, and the lines after it are still read."""
     with file.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             try:
@@ -97,7 +123,7 @@ def _read_jsonl(file: Path, issues: list[LoadIssue]) -> Iterator[Document]:
             if isinstance(document, str):
                 issues.append(LoadIssue(str(file), number, document))
             else:
-                yield document
+                yield number, document
 
 
 def page_from_record(record: object) -> Document | str:
