@@ -14,6 +14,7 @@ import streamlit as st
 
 from agents import app_support
 from agents.app_support import (
+    APP_ICON,
     EXAMPLE_QUESTIONS,
     INDEXING_ERRORS,
     OFFLINE_NOTICE,
@@ -43,7 +44,7 @@ from agents.presenters import (
 from agents.service import AgentService
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.stats import knowledge_base_stats
-from rag.uploads import UPLOAD_SUFFIXES, index_with_uploads, save_uploads, uploads_folder
+from rag.uploads import UPLOAD_SUFFIXES, index_with_uploads, list_uploads, remove_upload, save_uploads
 
 
 @st.cache_resource(show_spinner="Loading the knowledge base and the model…")
@@ -168,6 +169,32 @@ def render_knowledge_base(settings: RagSettings) -> None:
         )
 
 
+def remove_uploaded(name: str, settings: RagSettings) -> None:
+    try:
+        removed = remove_upload(name, settings)
+    except INDEXING_ERRORS as error:
+        st.session_state.index_message = error_message(error)
+        return
+    get_service.clear()
+    st.session_state.index_message = f"Removed {name} and its {removed} chunks."
+
+
+def render_uploads(settings: RagSettings) -> None:
+    uploads = list_uploads(settings)
+    with st.expander(f"Uploaded files ({len(uploads)} of {settings.upload_max_files})"):
+        st.caption(f"At most {settings.upload_max_mb:g} MB a file.")
+        for number, upload in enumerate(uploads):
+            name, remove = st.columns([4, 1])
+            name.markdown(f"{escape(upload.name)} · {upload.size / 1024:.0f} KB")
+            remove.button(
+                "Remove",
+                key=f"remove-upload-{number}",
+                icon=":material/delete:",
+                on_click=remove_uploaded,
+                args=(upload.name, settings),
+            )
+
+
 def render_indexing(settings: RagSettings, service: AgentService | None) -> None:
     st.subheader("Index documents")
     if message := st.session_state.pop("index_message", None):
@@ -181,14 +208,16 @@ def render_indexing(settings: RagSettings, service: AgentService | None) -> None
         folders = st.text_area(
             "Local folders or files, one per line",
             value=default,
-            help="The index mirrors what it is given: list every folder to keep. Uploads are always kept.",
+            help="Adds and updates only; documents not listed stay indexed. Only folders under "
+            "RAG_APP_INDEX_ROOTS (by default the bundled corpus) and the uploads can be indexed here.",
         )
         submitted = st.form_submit_button("Index", icon=":material/database_upload:", key="index")
+    render_uploads(settings)
     if not submitted:
         return
     bar = st.progress(0.0, text="Reading the documents…")
     try:
-        save_uploads([(file.name, file.getvalue()) for file in files or []], uploads_folder(settings))
+        save_uploads([(file.name, file.getvalue()) for file in files or []], settings)
         report = index_with_uploads(
             [Path(line.strip()) for line in folders.splitlines() if line.strip()],
             settings,
@@ -242,9 +271,7 @@ def render_examples() -> None:
 
 
 def main() -> None:
-    st.set_page_config(
-        page_title="Versailles visitor assistant", page_icon=":material/castle:", layout="wide"
-    )
+    st.set_page_config(page_title="Versailles visitor assistant", page_icon=str(APP_ICON), layout="wide")
     if "thread_id" not in st.session_state:
         start_new_conversation()
     service, problem = load_service()

@@ -20,10 +20,12 @@ from agents.events import AgentEvent, ErrorOccurred
 from agents.llm import ProviderError
 from agents.service import AgentService
 from agents.tools.knowledge_base import build_knowledge_base_tool
-from rag.config import RagSettings
+from rag.config import PROJECT_ROOT, RagSettings
 from rag.errors import USER_ERRORS, error_sentence
 from rag.store import KnowledgeBaseError
 
+# A local file: a ":material/…" page icon makes the browser fetch it from fonts.gstatic.com.
+APP_ICON = PROJECT_ROOT / "data" / "app" / "favicon.png"
 OFFLINE_NOTICE = (
     "Offline model: extractive answers quoting the sources. Set MISTRAL_API_KEY or OPENAI_API_KEY "
     "(or OPENAI_BASE_URL) in .env for a full LLM."

@@ -56,6 +56,12 @@ class RagSettings(BaseSettings):
     max_run_chunks: int = Field(
         20_000, ge=1, description="Chunks one indexing run may embed; a larger run is refused unchanged."
     )
+    app_index_roots: list[Path] = Field(
+        default_factory=lambda: [DEFAULT_CORPUS],
+        description="Folders the app may index (JSON list); its uploads folder is always allowed.",
+    )
+    upload_max_mb: float = Field(20.0, gt=0, le=200, description="Largest file the app accepts, in MB.")
+    upload_max_files: int = Field(50, ge=1, le=1000, description="Uploaded files the app keeps at most.")
 
     hnsw_ef_construction: int = Field(200, ge=10)
     hnsw_ef_search: int = Field(200, ge=10)

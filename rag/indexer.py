@@ -16,6 +16,7 @@ import numpy as np
 
 from rag.chunking import DocumentChunker
 from rag.config import DEFAULT_CORPUS, RagSettings
+from rag.confine import AllowedRoots
 from rag.documents import Chunk, LoadIssue
 from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
@@ -99,9 +100,11 @@ class ChunkPlan:
     records_read: int
 
 
-def plan_chunks(paths: Iterable[Path], settings: RagSettings) -> ChunkPlan:
+def plan_chunks(
+    paths: Iterable[Path], settings: RagSettings, allowed: AllowedRoots | None = None
+) -> ChunkPlan:
     """Load, clean, de-duplicate and chunk the corpus into the desired set of chunks by id."""
-    loaded = load_sources(paths, settings.max_record_chars)
+    loaded = load_sources(paths, settings.max_record_chars, allowed)
     chunker = DocumentChunker(settings.chunk_size, settings.chunk_overlap)
     chunks: dict[str, Chunk] = {}
     language_sizes: Counter[str] = Counter()
@@ -128,21 +131,27 @@ def index_corpus(
     progress: IndexProgress | None = None,
     rebuild: bool = False,
     prune: bool = False,
+    allowed: AllowedRoots | None = None,
 ) -> IndexReport:
     """Index ``paths`` into the configured collection, resumably and incrementally.
 
     Adds and updates: a document listed again with other text has its chunks replaced. Chunks of
     documents no longer listed are kept unless ``prune`` is set, and even then kept when a file
     failed to load (its chunks are not known to be gone). A path that does not exist or yields no
-    document raises :class:`IndexInputError` before the index is touched.
+    document raises :class:`IndexInputError` before the index is touched. With ``allowed`` (the
+    app), a path outside those roots raises :class:`PathNotAllowedError` and a file linking outside
+    them is skipped.
     """
     started = time.perf_counter()
     progress = progress or SilentProgress()
+    if allowed is not None:
+        for path in paths:
+            allowed.check(Path(path))
     if missing_paths := [str(path) for path in paths if not Path(path).exists()]:
         raise IndexInputError(
             f"{', '.join(missing_paths)} does not exist: nothing was indexed or removed (check the path)."
         )
-    plan = plan_chunks(paths, settings)
+    plan = plan_chunks(paths, settings, allowed)
     chunks, issues = plan.chunks, plan.issues
     for issue in issues:
         logger.warning("Skipped %s", issue)
@@ -223,6 +232,32 @@ def index_corpus(
         load_fresh_snapshot(store, folder)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def chunks_of_sources(sources: set[str], settings: RagSettings) -> list[str]:
+    """Ids of the stored chunks every source of which is in ``sources`` (shared ones are kept)."""
+    store = ChunkStore.open(open_client(settings), settings.collection, settings)
+    owned = []
+    for chunk_id, meta in store.all_metadata().items():
+        held_by = _sources(meta) - {""}
+        if held_by and held_by <= sources:
+            owned.append(chunk_id)
+    return sorted(owned)
+
+
+def remove_sources(sources: set[str], settings: RagSettings) -> int:
+    """Remove the chunks that only ``sources`` hold; returns how many. The lexical index follows."""
+    ids = chunks_of_sources(sources, settings)
+    if not ids:
+        return 0
+    store = ChunkStore.open(open_client(settings), settings.collection, settings)
+    generation = int(store.info.get("generation", 0)) + 1
+    store.update_info(generation=generation, complete=False)
+    store.delete(ids)
+    store.update_info(complete=True)
+    folder = snapshot_folder(settings.index_dir, location_of(settings), settings.collection)
+    CollectionSnapshot.from_store(store).save(folder)
+    return len(ids)
 
 
 def _chunks_to_embed(chunks: dict[str, Chunk], settings: RagSettings) -> int:

@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 
 from rag.boilerplate import strip_repeated_passages
 from rag.cleaning import clean_text, content_key
+from rag.confine import AllowedRoots
 from rag.documents import Document, LoadIssue
 
 logger = logging.getLogger(__name__)
@@ -20,6 +21,7 @@ TEXT_SUFFIXES = {".md", ".markdown", ".txt"}
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 _FIRST_HEADING = re.compile(r"^\s*#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _PAGE_TITLE_SEPARATOR = " | "
+OUTSIDE_ROOTS = "a symbolic link to a place outside the folders the app may index: not read"
 
 
 @dataclass
@@ -32,11 +34,14 @@ class LoadResult:
     records_read: int = 0
 
 
-def load_sources(paths: Iterable[Path], max_record_chars: int | None = None) -> LoadResult:
+def load_sources(
+    paths: Iterable[Path], max_record_chars: int | None = None, allowed: AllowedRoots | None = None
+) -> LoadResult:
     """Load every supported file under ``paths`` (files or folders), then de-duplicate.
 
     A record (a JSON Lines page or a file) longer than ``max_record_chars`` keeps its beginning,
-    cut at a paragraph break, and is reported in ``cut``.
+    cut at a paragraph break, and is reported in ``cut``. With ``allowed``, a file whose real path
+    (symbolic links resolved) lies outside those roots is skipped and reported, never read.
     """
     result = LoadResult()
     for root in paths:
@@ -45,6 +50,9 @@ def load_sources(paths: Iterable[Path], max_record_chars: int | None = None) -> 
             result.issues.append(LoadIssue(str(root), None, "path does not exist"))
             continue
         for file in _iter_files(root):
+            if allowed is not None and not allowed.contains(file):
+                result.issues.append(LoadIssue(str(file), None, OUTSIDE_ROOTS))
+                continue
             relative = file.relative_to(root) if root.is_dir() else Path(file.name)
             _load_file(file, relative, result, max_record_chars)
     result.documents = strip_repeated_passages(deduplicate(result.documents))

@@ -1,15 +1,20 @@
-"""Index files a user uploads (the app's sidebar) together with local folders, with a progress callback."""
+"""Files an operator uploads in the app: kept beside the index within size and count limits,
+listed, removed (with their chunks), and indexed with the allowed folders and a progress callback."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rag.config import RagSettings
+from rag.confine import AllowedRoots
 from rag.embeddings import Embedder
-from rag.indexer import IndexReport, index_corpus
-from rag.loaders import JSONL_SUFFIXES, TEXT_SUFFIXES
+from rag.indexer import IndexReport, index_corpus, remove_sources
+from rag.loaders import JSONL_SUFFIXES, TEXT_SUFFIXES, load_sources
 from rag.rate import EmbeddingRate
+from rag.store import IndexMissingError
 
 UPLOAD_SUFFIXES = sorted(suffix.lstrip(".") for suffix in TEXT_SUFFIXES | JSONL_SUFFIXES)
 
@@ -21,21 +26,87 @@ def uploads_folder(settings: RagSettings) -> Path:
     return settings.index_dir / "uploads"
 
 
-def save_uploads(files: Iterable[tuple[str, bytes]], folder: Path) -> list[Path]:
-    """Write ``(name, content)`` pairs into ``folder``; names are reduced to their last part.
+class UploadError(ValueError):
+    """An upload refused (type, size, count, unknown name); nothing was written or removed."""
 
-    Raises:
-        ValueError: a file type the loaders cannot read (the message lists those they can).
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """One kept upload, as the operator console lists it."""
+
+    name: str
+    size: int
+    modified: datetime
+
+
+def app_roots(settings: RagSettings) -> AllowedRoots:
+    """Folders the app may index: ``RAG_APP_INDEX_ROOTS`` plus its own uploads folder."""
+    return AllowedRoots([*settings.app_index_roots, uploads_folder(settings)])
+
+
+def list_uploads(settings: RagSettings) -> list[UploadedFile]:
+    """Kept uploads, by name."""
+    folder = uploads_folder(settings)
+    if not folder.is_dir():
+        return []
+    return [
+        UploadedFile(path.name, stat.st_size, datetime.fromtimestamp(stat.st_mtime, UTC))
+        for path in sorted(folder.iterdir())
+        if path.is_file() and not path.is_symlink() and (stat := path.stat())
+    ]
+
+
+def save_uploads(files: Iterable[tuple[str, bytes]], settings: RagSettings) -> list[Path]:
+    """Write ``(name, content)`` pairs into the uploads folder; names are reduced to their last part.
+
+    Every file is checked first (type, ``RAG_UPLOAD_MAX_MB``, ``RAG_UPLOAD_MAX_FILES`` counting
+    those kept), so a refused batch writes nothing. Raises :class:`UploadError` with the reason.
     """
+    folder = uploads_folder(settings)
+    batch = [(Path(name).name, content) for name, content in files]
+    limit = int(settings.upload_max_mb * 1024 * 1024)
+    for name, content in batch:
+        if Path(name).suffix.lower().lstrip(".") not in UPLOAD_SUFFIXES or name.startswith("."):
+            raise UploadError(f"{name!r} cannot be indexed: upload {', '.join(UPLOAD_SUFFIXES)} files.")
+        if len(content) > limit:
+            size_mb = len(content) / 1024 / 1024
+            raise UploadError(
+                f"{name!r} is {size_mb:.1f} MB, more than the {settings.upload_max_mb:g} MB an upload "
+                "may be (RAG_UPLOAD_MAX_MB): nothing was uploaded."
+            )
+    kept = {upload.name for upload in list_uploads(settings)}
+    total = len(kept | {name for name, _ in batch})
+    if total > settings.upload_max_files:
+        raise UploadError(
+            f"{total} uploaded files would be kept, more than {settings.upload_max_files} "
+            "(RAG_UPLOAD_MAX_FILES): remove some first; nothing was uploaded."
+        )
+    folder.mkdir(parents=True, exist_ok=True)
     saved = []
-    for name, content in files:
-        path = folder / Path(name).name
-        if path.suffix.lower().lstrip(".") not in UPLOAD_SUFFIXES or path.name.startswith("."):
-            raise ValueError(f"{name!r} cannot be indexed: upload {', '.join(UPLOAD_SUFFIXES)} files.")
-        folder.mkdir(parents=True, exist_ok=True)
+    for name, content in batch:
+        path = folder / name
+        path.unlink(missing_ok=True)  # never write through a symbolic link left in the folder
         path.write_bytes(content)
         saved.append(path)
     return saved
+
+
+def remove_upload(name: str, settings: RagSettings) -> int:
+    """Remove one upload and the chunks only it provided; returns how many chunks were removed.
+
+    The chunks go first, so a failure leaves the file to index or remove again; chunks of a page
+    also listed elsewhere (same URL or text) stay.
+    """
+    path = uploads_folder(settings) / Path(name).name
+    if Path(name).name != name or not path.is_file() or path.is_symlink():
+        raise UploadError(f"No uploaded file named {name!r}: nothing was removed.")
+    sources = {source for document in load_sources([path]).documents for source in document.sources}
+    try:
+        removed = remove_sources(sources, settings) if sources else 0
+    except IndexMissingError:
+        removed = 0
+    path.unlink()
+    return removed
 
 
 class CallbackProgress:
@@ -71,8 +142,9 @@ def index_with_uploads(
     """Index ``local_paths`` plus every file uploaded so far.
 
     Adds and updates only: documents indexed before and not listed now stay in the index (removing
-    them is ``python -m rag index --prune``). A folder that does not exist or holds no document is
-    refused with a sentence and nothing is indexed or removed.
+    them is ``python -m rag index --prune``). A folder outside :func:`app_roots` (symbolic links
+    resolved), one that does not exist or holds no document is refused with a sentence and nothing
+    is indexed or removed.
     """
     paths = [*local_paths]
     uploads = uploads_folder(settings)
@@ -80,4 +152,10 @@ def index_with_uploads(
         paths.append(uploads)
     if not paths:
         raise ValueError("Nothing to index: upload files or give a local folder (e.g. data/corpus).")
-    return index_corpus(paths, settings, embedder=embedder, progress=CallbackProgress(on_progress))
+    return index_corpus(
+        paths,
+        settings,
+        embedder=embedder,
+        progress=CallbackProgress(on_progress),
+        allowed=app_roots(settings),
+    )

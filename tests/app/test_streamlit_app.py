@@ -199,3 +199,35 @@ def test_an_example_question_is_asked_when_clicked(indexed: Path) -> None:
 
     assert at.chat_message[0].markdown[0].value == "How much is a ticket for the Palace?"
     assert "**Sources**" in _assistant_text(at)
+
+
+def test_indexing_a_folder_outside_the_allowed_roots_is_refused(indexed: Path, tmp_path: Path) -> None:
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "config.md").write_text("# Config\n\nDATABASE_PASSWORD=hunter2\n", encoding="utf-8")
+    at = start_app()
+    chunks_before = at.sidebar.metric[1].value
+
+    at.sidebar.text_area[0].set_value(str(private))
+    at.button(key="index").click().run()
+
+    assert not at.exception, at.exception
+    assert "outside the folders the app may index" in at.sidebar.error[0].value
+    assert at.sidebar.metric[1].value == chunks_before
+
+
+def test_uploads_are_listed_and_removed_with_their_chunks(indexed: Path) -> None:
+    at = start_app()
+    pages = "\n".join(json.dumps(page) for page in PAGES).encode()
+    at.sidebar.file_uploader[0].upload("site.jsonl", pages, "application/json")
+    at.sidebar.text_area[0].set_value("")
+    at.button(key="index").click().run()
+    assert "site.jsonl" in " ".join(md.value for md in at.sidebar.markdown)
+    chunks_with_upload = int(at.sidebar.metric[1].value)
+
+    at.button(key="remove-upload-0").click().run()
+
+    assert not at.exception, at.exception
+    assert at.sidebar.success[0].value.startswith("Removed site.jsonl and its")
+    assert int(at.sidebar.metric[1].value) < chunks_with_upload
+    assert "site.jsonl" not in " ".join(md.value for md in at.sidebar.markdown)

