@@ -60,7 +60,7 @@ def test_a_question_gets_a_cited_answer_linked_to_its_sources(web_indexed: Path)
         "**Sources**" in text
         and "[Opening hours](<https://www.chateauversailles.fr/planifier/horaires>)" in text
     )
-    assert [expander.label for expander in at.expander] == ["Cited passages (1)", "Trace inspector"]
+    assert [expander.label for expander in at.main.expander] == ["Cited passages (1)", "Trace inspector"]
     assert at.session_state.turns[0].final.evidence[0]["url"].startswith("https://")
 
 
