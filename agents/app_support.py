@@ -8,12 +8,14 @@ so conversations never mix. Configuration comes from the environment and ``.env`
 from __future__ import annotations
 
 import hashlib
+import hmac
 import inspect
 import uuid
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal
 
-from pydantic import ValidationError
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from agents.config import AgentSettings
 from agents.events import AgentEvent, ErrorOccurred
@@ -42,7 +44,51 @@ EXAMPLE_QUESTIONS: list[tuple[str, str]] = [
 
 SERVICE_ERRORS: tuple[type[Exception], ...] = (*USER_ERRORS, ProviderError, ValidationError)
 INDEXING_ERRORS: tuple[type[Exception], ...] = (*SERVICE_ERRORS, ValueError)  # an unreadable upload too
-INDEX_HINT = "You can also use *Index documents* in the sidebar."
+INDEX_HINT = "An operator can also index documents from the operator console."
+
+
+LOOPBACK_ADDRESSES = {"127.0.0.1", "localhost", "::1"}
+ConsoleAccess = Literal["open", "password", "closed"]
+
+
+class AppSettings(BaseSettings):
+    """The app's own settings (``APP_*``): who may open the operator console."""
+
+    model_config = SettingsConfigDict(env_prefix="APP_", env_file=".env", extra="ignore")
+
+    operator_password: SecretStr | None = Field(
+        None, description="Password of the operator console; unset = open to a local user only."
+    )
+
+
+def operator_password(secrets: Mapping[str, Any] | None = None) -> str | None:
+    """``APP_OPERATOR_PASSWORD``, else ``operator_password`` in Streamlit's secrets; None when unset."""
+    configured = AppSettings().operator_password
+    if configured is not None and configured.get_secret_value():
+        return configured.get_secret_value()
+    value = (secrets or {}).get("operator_password")
+    return str(value) if value else None
+
+
+def console_access(password: str | None, server_address: str | None, client_ip: str | None) -> ConsoleAccess:
+    """Whether the console opens: behind its password when one is set; with none, only for a user
+    on the machine itself (the app bound to a loopback address, the browser connecting locally)."""
+    if password:
+        return "password"
+    if (server_address or "") in LOOPBACK_ADDRESSES and client_ip is None:
+        return "open"
+    return "closed"
+
+
+def password_matches(given: str, expected: str) -> bool:
+    """Constant-time comparison, so timing says nothing about the password."""
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+CONSOLE_CLOSED = (
+    "The operator console is closed: set APP_OPERATOR_PASSWORD (or operator_password in "
+    ".streamlit/secrets.toml) and restart the app."
+)
 
 
 def service_key() -> str:
@@ -81,7 +127,8 @@ def stream_turn(service: AgentService, question: str, thread_id: str) -> Iterato
     try:
         yield from service.stream(question, thread_id)
     except SERVICE_ERRORS as error:
-        yield ErrorOccurred(message=error_message(error))
+        kind = "knowledge_base" if isinstance(error, KnowledgeBaseError) else "other"
+        yield ErrorOccurred(message=error_message(error), kind=kind)
 
 
 def passages_per_search() -> int:

@@ -86,13 +86,20 @@ class FinalAnswer(BaseModel):
     offline_model: bool = False
     trace: list[dict[str, Any]] = Field(default_factory=list)
     evidence: list[dict[str, Any]] = Field(default_factory=list)  # the cited passages: number, text, url
+    passage_numbers: dict[str, int] = Field(default_factory=dict)  # chunk id -> evidence number, all passages
     input_tokens: int | None = None  # None: the provider reported no usage
     output_tokens: int | None = None
 
 
+ErrorKind = Literal["empty_question", "question_too_long", "provider", "knowledge_base", "busy", "other"]
+
+
 class ErrorOccurred(BaseModel):
+    """A turn that could not be answered: one sentence, and its kind (the visitor page words it)."""
+
     type: Literal["error"] = "error"
     message: str
+    kind: ErrorKind = "other"
 
 
 AgentEvent = (

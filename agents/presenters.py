@@ -27,6 +27,8 @@ from agents.events import (
     ToolCalled,
     ToolReturned,
 )
+from agents.ui_text import Labels
+from agents.visitor_view import VisitorAnswer, VisitorPassage, VisitorSource, clean_title, is_web
 
 NODE_LABELS = {
     "prepare": "Reading the question",
@@ -46,10 +48,6 @@ _CITATION = re.compile(r"\[(\d{1,3})\]")
 def escape(text: str) -> str:
     """``text`` shown literally in Markdown, on one line (no emphasis, links, LaTeX or headings)."""
     return _MARKDOWN_SPECIALS.sub(r"\\\1", " ".join(str(text).split()))
-
-
-def is_web(url: str) -> bool:
-    return url.startswith(("https://", "http://"))
 
 
 _IMAGE = re.compile(r"!(?=\[)")
@@ -139,6 +137,7 @@ class Turn:
     answer_tokens: int = 0
     final: FinalAnswer | None = None
     error: str | None = None
+    error_kind: str = "other"
     rounds: int = 0
     started: float = field(default_factory=time.perf_counter)
 
@@ -154,13 +153,18 @@ class Turn:
         if isinstance(event, FinalAnswer):
             self.final = event
         elif isinstance(event, ErrorOccurred):
-            self.error = event.message
+            self.error, self.error_kind = event.message, event.kind
         elif isinstance(event, GapAnalysed):
             self.rounds += 1
         line = step_line(event, max(self.rounds, 1))
         if line:
             self.steps.append(line)
         return line
+
+    @property
+    def waited(self) -> float:
+        """Seconds from the question to the turn's last event, as the visitor waited them."""
+        return (self.events[-1]["t_ms"] / 1000) if self.events else 0.0
 
     def status_label(self) -> str:
         """The collapsed status' title once the turn is over."""
@@ -175,44 +179,56 @@ def running_label(event: NodeStarted) -> str:
     return f"{NODE_LABELS.get(event.node, event.node)}…"
 
 
-def answer_markdown(answer: str, sources: list[dict[str, Any]]) -> str:
+def answer_markdown(view: VisitorAnswer) -> str:
     """The answer with each ``[n]`` linked to its web source; ``$`` kept from turning into LaTeX."""
-    urls = {source["number"]: str(source.get("url", "")) for source in sources}
+    urls = {source.number: source.url or "" for source in view.sources}
 
     def cite(match: re.Match[str]) -> str:
-        url = urls.get(int(match.group(1)), "")
+        url = safe_url(urls.get(int(match.group(1)), ""))
         label = f"\\[{match.group(1)}\\]"
-        return f"[{label}](<{safe_url(url)}>)" if safe_url(url) else f"**{label}**"
+        return f"[{label}](<{url}>)" if url else f"**{label}**"
 
-    return _CITATION.sub(cite, safe_markdown(answer))
+    return _CITATION.sub(cite, safe_markdown(view.text))
 
 
-def sources_markdown(sources: list[dict[str, Any]], evidence: list[dict[str, Any]] | None = None) -> str:
-    """One bullet per cited source, under its citation number: a link (or its file), and its section."""
-    sections = {item["number"]: item.get("headings", "") for item in evidence or []}
-    lines = []
-    for source in sources:
-        title, url = escape(source.get("title") or source.get("url", "")), str(source.get("url", ""))
-        section = sections.get(source["number"])
-        title += f" › {escape(section)}" if section else ""
-        where = f"[{title}](<{safe_url(url)}>)" if safe_url(url) else f"{title} · {_code(url)}"
-        lines.append(f"- **\\[{source['number']}\\]** {where}")
-    return "\n".join(lines)
+def source_label(source: VisitorSource) -> str:
+    """A source's one-line label: its number, clean title and, for a web page, the site."""
+    site = f" · {source.site}" if source.site else ""
+    return f"[{source.number}] {' '.join(source.title.split())}{site}"
+
+
+def source_markdown(source: VisitorSource, labels: Labels, operator: bool = False) -> str:
+    """What opens under a source: a link to the page (web only), then its cited passages quoted.
+
+    The operator console adds where the source is indexed (a file path, a URL) and the agent's
+    passage numbers; the visitor page shows neither.
+    """
+    parts = []
+    url = safe_url(source.url or "")
+    if url:
+        parts.append(f":material/open_in_new: [{escape(labels.say('open_page', site=source.site))}](<{url}>)")
+    if operator:
+        numbers = ", ".join(f"#{p.passage}" for p in source.passages)
+        parts.append(f"{_code(source.location)} · passages {numbers}")
+    parts.extend(passage_markdown(passage, labels) for passage in source.passages)
+    return "\n\n".join(parts)
 
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 
 
-def passage_markdown(item: dict[str, Any]) -> str:
-    """A cited passage: its place in the document, then its text quoted (headings shown in bold)."""
-    where = " › ".join(escape(part) for part in (item.get("title", ""), item.get("headings", "")) if part)
+def passage_markdown(passage: VisitorPassage, labels: Labels) -> str:
+    """A cited passage: the section it comes from, then its text quoted (headings in bold)."""
     lines = []
-    for line in str(item.get("text", "")).splitlines():
+    for line in passage.text.splitlines():
         if not line.strip():
             continue
         heading = _HEADING.match(line)
-        lines.append(f"> **{escape(heading.group(1))}**" if heading else f"> {safe_markdown(line)}")
-    return f"**\\[{item['number']}\\]** {where}\n\n" + "\n>\n".join(lines)
+        lines.append(
+            f"> **{escape(clean_title(heading.group(1)))}**" if heading else f"> {safe_markdown(line)}"
+        )
+    where = f"*{escape(labels.say('passage_in', section=passage.section))}*\n\n" if passage.section else ""
+    return where + "\n>\n".join(lines)
 
 
 def _detail(event: dict[str, Any]) -> str:
@@ -253,21 +269,36 @@ def timeline_rows(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def retrieval_tables(events: Iterable[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """Per search: its query and one row per passage with the score of every ranking stage."""
+def retrieval_tables(
+    events: Iterable[dict[str, Any]],
+    passage_numbers: dict[str, int] | None = None,
+    shown_numbers: dict[int, int] | None = None,
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Per search: its query and one row per passage.
+
+    A row carries the passage's number in the agent's evidence (stable across searches and
+    rounds), the citation number the answer shows for it when cited, its title and section, the
+    score of every ranking stage in its own column, and the full source.
+    """
+    passage_numbers = passage_numbers or {}
+    shown_numbers = shown_numbers or {}
     tables = []
     for event in events:
         if event["type"] != "tool_result" or event["tool"] != "search_knowledge_base":
             continue
         rows = []
         for rank, hit in enumerate(event["hits"], 1):
+            passage = passage_numbers.get(str(hit.get("chunk_id", "")))
             stages = {name: round(float(value), 4) for name, value in hit.get("scores", {}).items()}
             rows.append(
                 {
                     "rank": rank,
-                    "passage": " › ".join(p for p in (hit.get("title", ""), hit.get("headings", "")) if p),
-                    "score": round(float(hit.get("score", 0.0)), 4),
-                    **stages,
+                    "passage": f"#{passage}" if passage else "",
+                    "cited as": f"[{shown_numbers[passage]}]" if passage in shown_numbers else "",
+                    "title › section": " › ".join(
+                        p for p in (hit.get("title", ""), hit.get("headings", "")) if p
+                    ),
+                    **(stages or {"score": round(float(hit.get("score", 0.0)), 4)}),
                     "source": hit.get("source", ""),
                 }
             )
@@ -275,8 +306,18 @@ def retrieval_tables(events: Iterable[dict[str, Any]]) -> list[tuple[str, list[d
     return tables
 
 
+def payloads_by_name(events: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every event's payload under a name saying when, what and where: "03 · 12.5 ms · tool_call · agent"."""
+    named = {}
+    for index, event in enumerate(events, 1):
+        where = event.get("node") or event.get("tool") or ""
+        name = f"{index:02d} · {event['t_ms']} ms · {event['type']}" + (f" · {where}" if where else "")
+        named[name] = {key: value for key, value in event.items() if key != "t_ms"}
+    return named
+
+
 def totals(turn: Turn) -> dict[str, str]:
-    """The turn's figures: time, model calls, tokens, graph overhead, tools."""
+    """The turn's figures: what the visitor waited, the agent's time, model calls, tokens, tools."""
     final = turn.final
     if final is None:
         return {}
@@ -286,7 +327,8 @@ def totals(turn: Turn) -> dict[str, str]:
         else f"{final.input_tokens or 0} in / {final.output_tokens or 0} out"
     )
     return {
-        "Total time": f"{final.seconds:.2f} s",
+        "Visitor's wait": f"{turn.waited:.2f} s",
+        "Agent time": f"{final.seconds:.2f} s",
         "Model calls": str(final.model_calls),
         "Tokens": tokens,
         "Graph overhead": f"{final.graph_overhead_ms:.0f} ms",

@@ -50,6 +50,7 @@ def cited_evidence(evidence: list[dict[str, Any]], citations: list[int]) -> list
             "headings": by_number[number].get("headings", ""),
             "url": by_number[number].get("source", ""),
             "text": by_number[number].get("text", ""),
+            "chunk_id": by_number[number].get("chunk_id", ""),
         }
         for number in citations
         if number in by_number
@@ -106,12 +107,15 @@ class AgentService:
         """Events of one turn: nodes, tool calls and results, answer tokens, then the answer."""
         question = question.strip()
         if not question:
-            yield ErrorOccurred(message="The question is empty: type a question about your visit.")
+            yield ErrorOccurred(
+                message="The question is empty: type a question about your visit.", kind="empty_question"
+            )
             return
         if len(question) > MAX_QUESTION_CHARS:
             yield ErrorOccurred(
                 message=f"The question is too long ({len(question)} characters; at most "
-                f"{MAX_QUESTION_CHARS}). Shorten it or split it into several questions."
+                f"{MAX_QUESTION_CHARS}). Shorten it or split it into several questions.",
+                kind="question_too_long",
             )
             return
         started = time.perf_counter()
@@ -123,7 +127,7 @@ class AgentService:
             ):
                 yield from turn.events(mode, chunk)
         except ProviderError as error:
-            yield ErrorOccurred(message=str(error))
+            yield ErrorOccurred(message=str(error), kind="provider")
             return
         values = self.graph.get_state(config).values
         trace = values.get("trace", [])
@@ -142,6 +146,11 @@ class AgentService:
             offline_model=self.offline,
             trace=trace,
             evidence=cited_evidence(values.get("evidence", []), citations),
+            passage_numbers={
+                str(entry["chunk_id"]): int(entry["number"])
+                for entry in values.get("evidence", [])
+                if entry.get("chunk_id")
+            },
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
         )

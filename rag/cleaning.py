@@ -51,3 +51,16 @@ def fold_accents(text: str) -> str:
     """Lower-case and drop diacritics so that "château" and "chateau" compare equal."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+# An ordering prefix of a file or heading name: "134- ", "7-", "2) ", "1. ", "02 " (zero-padded);
+# "14 juillet", "1789 Revolution" and "3.5 hectares" keep their numbers.
+_ORDERING_PREFIX = re.compile(r"^\s*(?:\d{1,4}\s*(?:[-–—)]|\.(?!\d))|0\d{0,3}(?=\s))\s*(?=\S)")
+_FILE_SUFFIX = re.compile(r"\.(?:md|markdown|txt|jsonl|ndjson|html?)$", re.IGNORECASE)
+
+
+def display_title(text: str) -> str:
+    """A file or heading name as a reader sees it: "134- FAQ_Horaires.md" -> "FAQ Horaires"."""
+    cleaned = _FILE_SUFFIX.sub("", " ".join(str(text).split())).replace("_", " ")
+    cleaned = " ".join(_ORDERING_PREFIX.sub("", cleaned).split())
+    return cleaned or " ".join(str(text).split())

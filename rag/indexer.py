@@ -234,6 +234,25 @@ def index_corpus(
     return report
 
 
+def unlisted_chunks(
+    paths: Sequence[Path], settings: RagSettings, allowed: AllowedRoots | None = None
+) -> tuple[int, list[LoadIssue]]:
+    """How many stored chunks belong to documents ``paths`` no longer list (what ``prune`` would
+    remove), and the files that failed to load (while any fails, ``prune`` removes nothing)."""
+    if allowed is not None:
+        for path in paths:
+            allowed.check(Path(path))
+    plan = plan_chunks(paths, settings, allowed)
+    try:
+        store = ChunkStore.open(open_client(settings), settings.collection, settings)
+    except IndexMissingError:
+        return 0, plan.issues
+    existing = store.all_metadata()
+    listed = {source for chunk in plan.chunks.values() for source in _sources(chunk.to_metadata())}
+    unlisted = [i for i in set(existing) - set(plan.chunks) if not _sources(existing[i]) & listed]
+    return len(unlisted), plan.issues
+
+
 def chunks_of_sources(sources: set[str], settings: RagSettings) -> list[str]:
     """Ids of the stored chunks every source of which is in ``sources`` (shared ones are kept)."""
     store = ChunkStore.open(open_client(settings), settings.collection, settings)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from sentencex import segment
 
-from rag.cleaning import fold_accents
+from rag.cleaning import display_title, fold_accents
 
 MIN_WORDS = 6  # shorter sentences without a figure are headings or navigation ("Conseils de visite.")
 NAVIGATION = (
@@ -38,7 +38,6 @@ _NOISE = re.compile(  # references ("[34]" would read as a citation), emphasis, 
 )
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TRAILING_DEBRIS = re.compile(r"^(.*[.!?»)])\s+([^.!?]{1,30})$")
-_NUMBERED_TITLE = re.compile(r"^\d+\s*[-–.)]\s*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 
@@ -89,7 +88,7 @@ def inline(text: str) -> str:
 
 def title(text: str) -> str:
     """A heading as a reader sees it: no numbering prefix ("134- FAQ Horaires" -> "FAQ Horaires")."""
-    return _NUMBERED_TITLE.sub("", inline(text)).strip(" :")
+    return display_title(inline(text)).strip(" :")
 
 
 def _rejoined(sentences: Iterable[str]) -> list[str]:

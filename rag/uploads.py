@@ -11,7 +11,7 @@ from pathlib import Path
 from rag.config import RagSettings
 from rag.confine import AllowedRoots
 from rag.embeddings import Embedder
-from rag.indexer import IndexReport, index_corpus, remove_sources
+from rag.indexer import IndexReport, index_corpus, remove_sources, unlisted_chunks
 from rag.loaders import JSONL_SUFFIXES, TEXT_SUFFIXES, load_sources
 from rag.rate import EmbeddingRate
 from rag.store import IndexMissingError
@@ -133,11 +133,33 @@ class CallbackProgress:
         self.on_progress(1.0, "done")
 
 
+def _with_uploads(local_paths: Sequence[Path], settings: RagSettings) -> list[Path]:
+    paths = [*local_paths]
+    uploads = uploads_folder(settings)
+    if uploads.is_dir() and any(uploads.iterdir()):
+        paths.append(uploads)
+    if not paths:
+        raise ValueError("Nothing to index: upload files or give a local folder (e.g. data/corpus).")
+    return paths
+
+
+def prune_preview(local_paths: Sequence[Path], settings: RagSettings) -> int:
+    """Chunks that removing documents not listed (``local_paths`` plus the uploads) would remove.
+
+    Raises :class:`UploadError` when a file fails to load: removal waits until every listed file reads.
+    """
+    count, issues = unlisted_chunks(_with_uploads(local_paths, settings), settings, app_roots(settings))
+    if issues:
+        raise UploadError(f"{issues[0]}: fix or remove this file first; nothing was removed.")
+    return count
+
+
 def index_with_uploads(
     local_paths: Sequence[Path],
     settings: RagSettings,
     on_progress: OnProgress,
     embedder: Embedder | None = None,
+    prune: bool = False,
 ) -> IndexReport:
     """Index ``local_paths`` plus every file uploaded so far.
 

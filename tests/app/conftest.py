@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -49,3 +49,25 @@ def indexed(app_env: Path, corpus: Path) -> Path:
 def start_app() -> AppTest:
     """The app after its first run (the service built, the page drawn)."""
     return AppTest.from_file(APP, default_timeout=30).run()
+
+
+@pytest.fixture
+def server_address() -> Iterator[Callable[[str], None]]:
+    """Set Streamlit's ``server.address`` for a test (the console opens without a password only on
+    a loopback address), restored afterwards."""
+    from streamlit import config
+
+    before = config.get_option("server.address")
+    yield lambda value: config.set_option("server.address", value)
+    config.set_option("server.address", before)
+
+
+@pytest.fixture
+def local_console(server_address: Callable[[str], None]) -> None:
+    """The app bound to 127.0.0.1 with no operator password: the console opens for the local user."""
+    server_address("127.0.0.1")
+
+
+def open_console(at: AppTest | None = None) -> AppTest:
+    """The operator console page after a run."""
+    return (at or start_app()).switch_page("app_pages/console.py").run()

@@ -1,0 +1,94 @@
+"""Sources as a visitor reads them: renumbered in reading order, one per source, clean titles."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agents.ui_text import Labels, ui_language, ui_languages
+from agents.visitor_view import clean_title, visitor_answer
+
+PAGE = "https://www.chateauversailles.fr/planifier/horaires"
+GUIDE = "guides/7- FAQ/2- FAQ Accès Services/134-FAQ_Horaires.md"
+
+
+def _evidence(number: int, url: str, title: str, section: str = "") -> dict[str, object]:
+    return {"number": number, "title": title, "headings": section, "url": url, "text": f"Passage {number}."}
+
+
+def test_citations_follow_reading_order_and_one_source_keeps_one_number() -> None:
+    evidence = [
+        _evidence(4, PAGE, "Horaires", "Château"),
+        _evidence(3, GUIDE, "134- FAQ Horaires + jours"),
+        _evidence(9, PAGE, "Horaires", "Jardins"),
+        _evidence(10, "https://example.org/parc", "Parc"),
+    ]
+    sources = [{"number": e["number"], "title": e["title"], "url": e["url"]} for e in evidence]
+
+    view = visitor_answer("Ouvert à 9 h [4]. Fermé le lundi [3][9]. Le parc [10] et encore [4].", sources, evidence)
+
+    assert view.text == "Ouvert à 9 h [1]. Fermé le lundi [2][1]. Le parc [3] et encore [1]."
+    assert [(s.number, s.title, s.url) for s in view.sources] == [
+        (1, "Horaires", PAGE),
+        (2, "FAQ Horaires + jours", None),
+        (3, "Parc", "https://example.org/parc"),
+    ]
+    assert [p.passage for p in view.sources[0].passages] == [4, 9]
+    assert [p.section for p in view.sources[0].passages] == ["Château", "Jardins"]
+    assert view.numbers == {4: 1, 3: 2, 9: 1, 10: 3}
+
+
+def test_a_citation_of_no_known_source_is_dropped_and_repeats_in_a_group_merge() -> None:
+    evidence = [_evidence(2, PAGE, "Horaires"), _evidence(5, PAGE, "Horaires")]
+    sources = [{"number": 2, "title": "Horaires", "url": PAGE}, {"number": 5, "title": "Horaires", "url": PAGE}]
+
+    view = visitor_answer("Ouvert [2][5][7].", sources, evidence)
+
+    assert view.text == "Ouvert [1]."
+    assert len(view.sources) == 1 and len(view.sources[0].passages) == 2
+
+
+def test_a_source_that_is_not_a_web_page_has_no_link_but_keeps_its_location_for_operators() -> None:
+    view = visitor_answer("Voir [1].", [{"number": 1, "title": "x.md", "url": "javascript:alert(1)"}], [])
+
+    assert view.sources[0].url is None and view.sources[0].location == "javascript:alert(1)"
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("134- FAQ Horaires + jours", "FAQ Horaires + jours"),
+        ("02 › passeport + balade à vélo", "passeport + balade à vélo"),
+        ("7- FAQ › 2- FAQ Accès Services", "FAQ › FAQ Accès Services"),
+        ("FAQ_Horaires.md", "FAQ Horaires"),
+        ("1. Introduction", "Introduction"),
+        ("14 juillet", "14 juillet"),
+        ("1789 Revolution", "1789 Revolution"),
+        ("3.5 hectares of gardens", "3.5 hectares of gardens"),
+        ("2024", "2024"),
+    ],
+)
+def test_titles_lose_ordering_prefixes_underscores_and_extensions_only(raw: str, clean: str) -> None:
+    assert clean_title(raw) == clean
+
+
+def test_every_language_has_every_label_with_the_same_placeholders() -> None:
+    english = Labels("en")
+    keys = set(english._own)
+    assert sorted(ui_languages()) == sorted(["en", "fr", "es", "de", "it", "pt", "nl", "ja", "zh"])
+    for language in ui_languages():
+        labels = Labels(language)
+        assert set(labels._own) == keys, language
+        for key in keys:
+            placeholders = set(re.findall(r"\{(\w+)\}", str(english[key])))
+            assert set(re.findall(r"\{(\w+)\}", str(labels[key]))) == placeholders, (language, key)
+        assert len(labels["examples"]) == 3
+
+
+def test_the_page_language_is_the_last_questions_then_the_browsers_then_english() -> None:
+    assert ui_language("de-DE") == "de"
+    assert ui_language("ja", "fr") == "fr"
+    assert ui_language("pt_BR") == "pt"
+    assert ui_language("ko-KR") == "en" and ui_language(None) == "en"
+    assert ui_language("en-US", "ko") == "en"
