@@ -166,18 +166,14 @@ def index_with_uploads(
     Adds and updates only: documents indexed before and not listed now stay in the index (removing
     them is ``python -m rag index --prune``). A folder outside :func:`app_roots` (symbolic links
     resolved), one that does not exist or holds no document is refused with a sentence and nothing
-    is indexed or removed.
+    is indexed or removed. ``prune`` (the console's confirmed removal, after :func:`prune_preview`)
+    also removes the documents not listed.
     """
-    paths = [*local_paths]
-    uploads = uploads_folder(settings)
-    if uploads.is_dir() and any(uploads.iterdir()):
-        paths.append(uploads)
-    if not paths:
-        raise ValueError("Nothing to index: upload files or give a local folder (e.g. data/corpus).")
     return index_corpus(
-        paths,
+        _with_uploads(local_paths, settings),
         settings,
         embedder=embedder,
         progress=CallbackProgress(on_progress),
         allowed=app_roots(settings),
+        prune=prune,
     )

@@ -63,9 +63,11 @@ def server_address() -> Iterator[Callable[[str], None]]:
 
 
 @pytest.fixture
-def local_console(server_address: Callable[[str], None]) -> None:
-    """The app bound to 127.0.0.1 with no operator password: the console opens for the local user."""
+def local_console(server_address: Callable[[str], None], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app bound to 127.0.0.1 and a browser on the same machine (Streamlit reports no IP for a
+    loopback connection; AppTest's mocked runtime reports one): the console opens with no password."""
     server_address("127.0.0.1")
+    monkeypatch.setattr(type(st.context), "ip_address", property(lambda self: None))
 
 
 def open_console(at: AppTest | None = None) -> AppTest:

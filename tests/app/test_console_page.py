@@ -1,25 +1,26 @@
-"""The Streamlit app (AppTest): chat, live steps, trace inspector, errors, offline badge, sessions."""
+"""The operator console (AppTest): closed without its password, then settings, live steps, the
+trace inspector, and indexing that never removes without confirmation."""
 
 from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from agents.service import MAX_QUESTION_CHARS, AgentService
+from agents.app_support import CONSOLE_CLOSED, console_access
 from rag.indexer import index_corpus
-from tests.app.conftest import start_app
+from tests.app.conftest import open_console
 from tests.conftest import HashingEmbedder, make_settings
 
 PAGES = [
     {
         "url": "https://www.chateauversailles.fr/planifier/horaires",
         "title": "Opening hours",
-        "text": "The palace opens at nine in the morning and closes at half past six in the evening. "
-        "It is closed every Monday.",
+        "text": "The palace opens at nine in the morning and closes at half past six in the evening.",
     },
     {
         "url": "https://www.chateauversailles.fr/planifier/billets",
@@ -29,43 +30,57 @@ PAGES = [
 ]
 
 
-@pytest.fixture
-def web_indexed(app_env: Path, tmp_path: Path) -> Path:
-    """``app_env`` with two web pages indexed, so citations link to their URLs."""
-    pages = tmp_path / "pages" / "site.jsonl"
-    pages.parent.mkdir()
-    pages.write_text("\n".join(json.dumps(page) for page in PAGES), encoding="utf-8")
-    index_corpus([pages.parent], make_settings(app_env), embedder=HashingEmbedder())
-    return app_env
-
-
 def _ask(at: AppTest, question: str) -> AppTest:
     at.chat_input[0].set_value(question).run()
     assert not at.exception, at.exception
     return at
 
 
-def _assistant_text(at: AppTest, turn: int = -1) -> str:
-    assistant = [message for message in at.chat_message if message.name == "assistant"][turn]
-    return "\n".join(markdown.value for markdown in assistant.markdown)
+def _chunks(at: AppTest) -> int:
+    return int(at.sidebar.metric[1].value)
 
 
-def test_a_question_gets_a_cited_answer_linked_to_its_sources(web_indexed: Path) -> None:
-    at = _ask(start_app(), "What time does the palace open?")
-
-    text = _assistant_text(at)
-    assert "nine in the morning" in text
-    assert "[\\[1\\]](<https://www.chateauversailles.fr/planifier/horaires>)" in text
-    assert (
-        "**Sources**" in text
-        and "[Opening hours](<https://www.chateauversailles.fr/planifier/horaires>)" in text
-    )
-    assert [expander.label for expander in at.main.expander] == ["Cited passages (1)", "Trace inspector"]
-    assert at.session_state.turns[0].final.evidence[0]["url"].startswith("https://")
+def test_access_rules_password_else_local_only() -> None:
+    assert console_access("s3cret", "0.0.0.0", "203.0.113.9") == "password"
+    assert console_access(None, "127.0.0.1", None) == "open"
+    assert console_access(None, "", None) == "closed"  # bound to every interface
+    assert console_access(None, "0.0.0.0", None) == "closed"
+    assert console_access(None, "127.0.0.1", "203.0.113.9") == "closed"
 
 
-def test_the_live_status_lists_nodes_tool_calls_results_and_each_rounds_verdicts(indexed: Path) -> None:
-    at = _ask(start_app(), "What are the opening hours of the palace?")
+def test_with_no_password_on_a_public_address_the_console_is_closed(
+    indexed: Path, server_address: Callable[[str], None]
+) -> None:
+    server_address("0.0.0.0")
+
+    at = open_console()
+
+    assert at.error[0].value == CONSOLE_CLOSED
+    assert not at.sidebar.metric and not at.chat_input and not at.text_area
+
+
+def test_the_console_asks_for_its_password_and_refuses_a_wrong_one(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
+) -> None:
+    monkeypatch.setenv("APP_OPERATOR_PASSWORD", "correct horse")
+    at = open_console()
+    assert not at.sidebar.metric and not at.chat_input  # not even for a local user
+
+    at.text_input[0].set_value("wrong")
+    at.button(key="login").click().run()
+    assert "Wrong password" in at.error[0].value and not at.sidebar.metric
+
+    at.text_input[0].set_value("correct horse")
+    at.button(key="login").click().run()
+    assert not at.exception, at.exception
+    assert at.sidebar.metric and at.chat_input
+    assert "correct horse" not in json.dumps([m.value for m in at.markdown])
+
+
+def test_the_live_status_lists_nodes_tool_calls_results_and_each_rounds_verdicts(
+    indexed: Path, local_console: None
+) -> None:
+    at = _ask(open_console(), "What are the opening hours of the palace?")
 
     status = at.status[0]
     lines = [markdown.value for markdown in status.markdown]
@@ -74,57 +89,59 @@ def test_the_live_status_lists_nodes_tool_calls_results_and_each_rounds_verdicts
     assert any("→ ok: " in line and " passages" in line and " ms" in line for line in lines)
     assert any("**Gap analysis, round 1**: missing " in line for line in lines)
     assert any("**Critique, round 1**: " in line for line in lines)
-    assert any("**Writing the answer** `synthesize` · " in line for line in lines)
 
 
-def test_the_trace_inspector_shows_every_event_scores_per_stage_and_the_graph(indexed: Path) -> None:
-    at = _ask(start_app(), "How much is the passport ticket?")
+def test_the_trace_inspector_numbers_passages_as_cited_and_names_every_payload(
+    indexed: Path, local_console: None
+) -> None:
+    at = _ask(open_console(), "How much is the passport ticket?")
 
     assert [tab.label for tab in at.tabs] == ["Timeline", "Retrieval", "Payloads", "Graph"]
     timeline, retrieval = at.dataframe[0].value, at.dataframe[1].value
     assert {"tool_call", "tool_result", "gap_analysis", "critique", "model_call", "final_answer"} <= set(
         timeline["event"]
     )
-    assert {"bm25", "dense", "rrf", "score"} <= set(retrieval.columns)
+    assert {"passage", "cited as", "bm25", "dense", "rrf", "rerank", "source"} <= set(retrieval.columns)
+    assert "score" not in retrieval.columns  # the rerank column is the final score
+    final = at.session_state.turns[0].final
+    cited = retrieval[retrieval["cited as"] != ""]
+    assert len(cited) >= 1 and cited["cited as"].iloc[0] == "[1]"
+    assert int(cited["passage"].iloc[0].lstrip("#")) == final.citations[0]
+    assert retrieval["source"].str.endswith(".md").all()  # full source names, never clipped
     figures = at.tabs[0].markdown[0].value
-    assert "**Model calls** 3" in figures and "**Tokens** not reported" in figures
-    payloads = at.json[0].value
-    assert '"hits"' in payloads and '"scores"' in payloads
-    assert "graph TD" in at.code[0].value and "gap_analysis" in at.code[0].value
+    assert "**Visitor's wait**" in figures and "**Agent time**" in figures
+    payloads = json.loads(at.json[0].value)
+    names = list(payloads)
+    assert names[0].startswith("01 · ") and any(" · tool_result · search_knowledge_base" in n for n in names)
+    assert any(" · node_finished · gap_analysis" in n for n in names)
+    assert "graph TD" in at.code[0].value
 
 
-def test_the_offline_model_is_announced_with_how_to_configure_a_provider(indexed: Path) -> None:
-    at = start_app()
+def test_the_console_shows_where_each_source_is_indexed(indexed: Path, local_console: None) -> None:
+    at = _ask(open_console(), "How much is the passport ticket?")
+
+    opened = "\n".join(md.value for expander in at.chat_message[1].expander[:-1] for md in expander.markdown)
+    assert "plan-your-visit/tickets.en.md" in opened and "passages #" in opened
+
+
+def test_the_offline_model_is_announced_with_how_to_configure_a_provider(
+    indexed: Path, local_console: None
+) -> None:
+    at = open_console()
 
     assert "MISTRAL_API_KEY" in at.info[0].value and "OPENAI_BASE_URL" in at.info[0].value
     assert any("Offline model" in markdown.value for markdown in at.sidebar.markdown)
 
 
 def test_no_offline_notice_when_a_provider_is_configured(
-    indexed: Path, monkeypatch: pytest.MonkeyPatch
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
 ) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
 
-    at = start_app()
+    at = open_console()
 
     assert not at.info
     assert "**Provider** openai" in at.sidebar.markdown[0].value
-
-
-def test_an_empty_question_gets_a_sentence_and_the_conversation_goes_on(indexed: Path) -> None:
-    at = _ask(start_app(), "   ")
-
-    assert "The question is empty" in at.error[0].value
-    _ask(at, "What are the opening hours of the palace?")
-    assert "nine in the morning" in _assistant_text(at)
-    assert len(at.session_state.turns) == 2
-
-
-def test_a_question_over_the_length_limit_is_refused_with_the_limit(indexed: Path) -> None:
-    at = _ask(start_app(), "x" * (MAX_QUESTION_CHARS + 1))
-
-    assert f"at most {MAX_QUESTION_CHARS}" in at.error[0].value
-    assert at.status[0].label == "The assistant could not answer"
 
 
 def _closed_port() -> int:
@@ -133,29 +150,24 @@ def _closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_a_provider_that_is_down_is_a_friendly_message_and_the_question_is_kept(
-    indexed: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_provider_that_is_down_is_its_sentence_for_the_operator(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
 ) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{_closed_port()}/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     monkeypatch.setenv("AGENT_MAX_RETRIES", "0")
 
-    at = _ask(start_app(), "What are the opening hours?")
+    at = _ask(open_console(), "What are the opening hours?")
 
     assert "could not be reached" in at.error[0].value
-    assert "Your conversation is kept" in at.chat_message[1].caption[0].value
-    config = {"configurable": {"thread_id": at.session_state.thread_id}}
-    kept = AgentService().graph.get_state(config).values["messages"]  # the same checkpoint file
-    assert [message.content for message in kept] == ["What are the opening hours?"]
+    assert at.status[0].label == "The assistant could not answer"
 
 
 def test_a_missing_index_says_how_to_build_it_and_the_sidebar_builds_it(
-    app_env: Path, tmp_path: Path
+    app_env: Path, local_console: None
 ) -> None:
-    at = start_app()
+    at = open_console()
     assert "python -m rag index" in at.warning[0].value
-    _ask(at, "What are the opening hours?")
-    assert "python -m rag index" in at.error[0].value
 
     pages = "\n".join(json.dumps(page) for page in PAGES).encode()
     at.sidebar.file_uploader[0].upload("site.jsonl", pages, "application/json")
@@ -166,68 +178,67 @@ def test_a_missing_index_says_how_to_build_it_and_the_sidebar_builds_it(
     assert at.sidebar.success[0].value.startswith("Indexed 2 documents")
     assert not at.warning
     _ask(at, "What time does the palace open?")
-    assert "nine in the morning" in _assistant_text(at)
+    assert "nine in the morning" in at.session_state.turns[-1].final.answer
 
 
-def test_two_browser_sessions_keep_separate_threads(indexed: Path) -> None:
-    first, second = start_app(), start_app()
-    _ask(first, "What are the opening hours of the palace?")
-    _ask(second, "How much is the passport ticket?")
-
-    assert first.session_state.thread_id != second.session_state.thread_id
-    assert [turn.question for turn in first.session_state.turns] == [
-        "What are the opening hours of the palace?"
-    ]
-    assert [turn.question for turn in second.session_state.turns] == ["How much is the passport ticket?"]
-
-
-def test_new_conversation_starts_a_new_thread(indexed: Path) -> None:
-    at = _ask(start_app(), "What are the opening hours of the palace?")
-    thread = at.session_state.thread_id
-
-    at.button(key="new-conversation").click().run()
-
-    assert at.session_state.thread_id != thread
-    assert not at.chat_message
-    assert len([b for b in at.button if b.key and b.key.startswith("example-")]) >= 5
-
-
-def test_an_example_question_is_asked_when_clicked(indexed: Path) -> None:
-    at = start_app()
-
-    at.button(key="example-1").click().run()
-
-    assert at.chat_message[0].markdown[0].value == "How much is a ticket for the Palace?"
-    assert "**Sources**" in _assistant_text(at)
-
-
-def test_indexing_a_folder_outside_the_allowed_roots_is_refused(indexed: Path, tmp_path: Path) -> None:
+def test_indexing_a_folder_outside_the_allowed_roots_is_refused(
+    indexed: Path, tmp_path: Path, local_console: None
+) -> None:
     private = tmp_path / "private"
     private.mkdir()
     (private / "config.md").write_text("# Config\n\nDATABASE_PASSWORD=hunter2\n", encoding="utf-8")
-    at = start_app()
-    chunks_before = at.sidebar.metric[1].value
+    at = open_console()
+    chunks_before = _chunks(at)
 
     at.sidebar.text_area[0].set_value(str(private))
     at.button(key="index").click().run()
 
     assert not at.exception, at.exception
     assert "outside the folders the app may index" in at.sidebar.error[0].value
-    assert at.sidebar.metric[1].value == chunks_before
+    assert _chunks(at) == chunks_before
 
 
-def test_uploads_are_listed_and_removed_with_their_chunks(indexed: Path) -> None:
-    at = start_app()
+def test_indexing_adds_only_and_removal_says_how_many_chunks_then_asks(
+    app_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
+) -> None:
+    corpus = tmp_path / "allowed"
+    for name in ("a", "b"):
+        (corpus / name).mkdir(parents=True)
+        (corpus / name / f"{name}.md").write_text(
+            f"# {name}\n\nThe {name} wing opens at nine.\n", encoding="utf-8"
+        )
+    monkeypatch.setenv("RAG_APP_INDEX_ROOTS", json.dumps([str(corpus)]))
+    index_corpus([corpus], make_settings(app_env), embedder=HashingEmbedder())
+    at = open_console()
+    everything = _chunks(at)
+
+    at.sidebar.text_area[0].set_value(str(corpus / "a"))
+    at.button(key="index").click().run()
+    assert "kept from documents not listed" in at.sidebar.success[0].value
+    assert _chunks(at) == everything  # listing only "a" removed nothing
+
+    at.sidebar.text_area(key="keep-folders").set_value(str(corpus / "a"))
+    at.button(key="prune-preview").click().run()
+    assert "This removes 1 chunks" in at.sidebar.warning[0].value
+    assert _chunks(at) == everything  # counting removes nothing either
+
+    at.button(key="prune-confirm").click().run()
+    assert not at.exception, at.exception
+    assert _chunks(at) == everything - 1
+
+
+def test_uploads_are_listed_and_removed_with_their_chunks(indexed: Path, local_console: None) -> None:
+    at = open_console()
     pages = "\n".join(json.dumps(page) for page in PAGES).encode()
     at.sidebar.file_uploader[0].upload("site.jsonl", pages, "application/json")
     at.sidebar.text_area[0].set_value("")
     at.button(key="index").click().run()
     assert "site.jsonl" in " ".join(md.value for md in at.sidebar.markdown)
-    chunks_with_upload = int(at.sidebar.metric[1].value)
+    chunks_with_upload = _chunks(at)
 
     at.button(key="remove-upload-0").click().run()
 
     assert not at.exception, at.exception
-    assert at.sidebar.success[0].value.startswith("Removed site.jsonl and its")
-    assert int(at.sidebar.metric[1].value) < chunks_with_upload
+    assert at.sidebar.success[0].value.startswith("Removed site.jsonl and its 2 chunks")
+    assert _chunks(at) == chunks_with_upload - 2
     assert "site.jsonl" not in " ".join(md.value for md in at.sidebar.markdown)

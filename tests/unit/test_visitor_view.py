@@ -26,7 +26,9 @@ def test_citations_follow_reading_order_and_one_source_keeps_one_number() -> Non
     ]
     sources = [{"number": e["number"], "title": e["title"], "url": e["url"]} for e in evidence]
 
-    view = visitor_answer("Ouvert à 9 h [4]. Fermé le lundi [3][9]. Le parc [10] et encore [4].", sources, evidence)
+    view = visitor_answer(
+        "Ouvert à 9 h [4]. Fermé le lundi [3][9]. Le parc [10] et encore [4].", sources, evidence
+    )
 
     assert view.text == "Ouvert à 9 h [1]. Fermé le lundi [2][1]. Le parc [3] et encore [1]."
     assert [(s.number, s.title, s.url) for s in view.sources] == [
@@ -41,7 +43,10 @@ def test_citations_follow_reading_order_and_one_source_keeps_one_number() -> Non
 
 def test_a_citation_of_no_known_source_is_dropped_and_repeats_in_a_group_merge() -> None:
     evidence = [_evidence(2, PAGE, "Horaires"), _evidence(5, PAGE, "Horaires")]
-    sources = [{"number": 2, "title": "Horaires", "url": PAGE}, {"number": 5, "title": "Horaires", "url": PAGE}]
+    sources = [
+        {"number": 2, "title": "Horaires", "url": PAGE},
+        {"number": 5, "title": "Horaires", "url": PAGE},
+    ]
 
     view = visitor_answer("Ouvert [2][5][7].", sources, evidence)
 
