@@ -306,6 +306,7 @@ def render_sidebar(service: AgentService | None) -> None:
 
 def console_page() -> None:
     """The console: the operator's own conversation with every step shown, and the sidebar tools."""
+    st.set_page_config(layout="wide")
     ensure_session()
     if not operator_allowed():
         return

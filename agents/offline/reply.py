@@ -83,8 +83,11 @@ def synthesis(reading: Reading) -> str:
         quoted = list(
             dict.fromkeys(c for part in answered for c in _with_follower(part.best(), reading.pool))
         )
-        lines = [words["intro"].format(note=_quoted_note(quoted, language)), *_key_facts(answered, language)]
-        sections.append("\n".join([*lines, *(f"- {_quote(c)} [{c.number}]" for c in quoted)]))
+        # Paragraphs, so Markdown keeps the intro, the key facts and the quotes on their own lines.
+        facts = "  \n".join(_key_facts(answered, language))
+        intro = words["intro"].format(note=_quoted_note(quoted, language))
+        quotes = "\n".join(f"- {_quote(c)} [{c.number}]" for c in quoted)
+        sections.append("\n\n".join(part for part in (intro, facts, quotes) if part))
     if missing := [p.part for p in reading.parts if not p.answered]:
         sections.append(words["partial"].format(aspects=" ; ".join(missing), url=url))
     return "\n\n".join(sections)

@@ -1,13 +1,16 @@
 """The app in a real browser: ``streamlit run`` on 127.0.0.1, Debian's chromium driven by Playwright.
 
-A visitor asks in French and in English over the bundled corpus (real local embeddings, the
-offline model), gets cited answers, and an operator opens the trace inspector. Screenshots go to
-``$E2E_SCREENSHOTS`` (default: the test's temporary folder); look at them after a layout change.
+A Japanese visitor on a phone and a French visitor on a desktop ask over the bundled corpus (real
+local embeddings, the offline model) and get cited answers in their language with clean sources;
+an operator opens the console and the trace inspector. Every request the browser makes is
+recorded: none may leave 127.0.0.1. Screenshots go to ``$E2E_SCREENSHOTS`` (default: a temporary
+folder); look at them after a layout change.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from agents.ui_text import Labels
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.indexer import index_corpus
 from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
@@ -61,7 +65,7 @@ def chromium() -> Path:
 def _server_command(port: int) -> list[str]:
     options = {
         "server.headless": "true",
-        "server.address": "127.0.0.1",
+        "server.address": "127.0.0.1",  # with no operator password, the console opens locally
         "server.port": port,
         "server.fileWatcherType": "none",
         "browser.gatherUsageStats": "false",
@@ -78,9 +82,11 @@ def _server_command(port: int) -> list[str]:
     ]
 
 
-@pytest.fixture
-def app_url(tmp_path: Path, local_embedder: Any) -> Iterator[str]:
-    """The app serving an index of ``data/corpus``, offline model, state in ``tmp_path``."""
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> Iterator[str]:
+    """The app serving an index of ``data/corpus`` and a hostile guide, offline model; one server
+    for the module's tests (each opens its own browser, so sessions are fresh)."""
+    tmp_path = tmp_path_factory.mktemp("app")
     index_dir = tmp_path / "index"
     hostile = tmp_path / "hostile"
     hostile.mkdir()
@@ -109,7 +115,12 @@ def app_url(tmp_path: Path, local_embedder: Any) -> Iterator[str]:
         yield url
 
 
-def _ask(page: Any, question: str, turn: int) -> Any:
+FILE_PATH = re.compile(r"\b[\w-]+/[\w./ -]+\.(?:md|jsonl|txt)\b")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _ask(page: Any, question: str, turn: int, sources: str = "Sources") -> Any:
     """Type ``question``, send it, and wait for the ``turn``-th answer to list its sources."""
     from playwright.sync_api import expect
 
@@ -117,67 +128,159 @@ def _ask(page: Any, question: str, turn: int) -> Any:
     box.fill(question)
     box.press("Enter")
     answer = page.get_by_test_id("stChatMessage").nth(2 * turn - 1)
-    expect(answer).to_contain_text("Sources", timeout=ANSWER_TIMEOUT_MS)
+    expect(answer).to_contain_text(sources, timeout=ANSWER_TIMEOUT_MS)
     expect(answer.get_by_test_id("stExpander").first).to_be_visible()
     return answer
 
 
-def test_a_visitor_asks_in_french_and_english_and_an_operator_opens_the_trace(
+def _scroll_to_top_of(element: Any) -> None:
+    """Scroll ``element`` to the top of the view, once the page has settled (a chat sticks to its end)."""
+    element.page.wait_for_timeout(400)
+    element.evaluate("e => e.scrollIntoView({block: 'start'})")
+    element.page.wait_for_timeout(200)
+
+
+def _visible_text(page: Any) -> str:
+    return str(page.evaluate("() => document.body.innerText"))
+
+
+def _screens(tmp_path: Path) -> Path:
+    shots = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
+def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources(
     chromium: Path, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    shots = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "screenshots")
-    shots.mkdir(parents=True, exist_ok=True)
+    japanese, english = Labels("ja"), Labels("en")
+    shots = _screens(tmp_path)
     requested: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            context = browser.new_context(
+                viewport=PHONE, locale="ja-JP", device_scale_factor=2, is_mobile=True
+            )
+            page = context.new_page()
             page.on("request", lambda request: requested.append(request.url))
             page.goto(app_url)
+            expect(page.get_by_text(japanese["title"])).to_be_visible(timeout=60_000)
+            expect(page.get_by_test_id("stChatInputTextArea")).to_have_attribute(
+                "placeholder", japanese["placeholder"]
+            )
+            expect(page.get_by_text(japanese["examples"][0])).to_be_visible()
+            assert page.evaluate("() => window.scrollY") == 0, "the page opened scrolled down"
+            page.screenshot(path=shots / "phone-ja-1-start.png")
+
+            answer = _ask(page, "宮殿の開館時間を教えてください。", 1, japanese["sources"])
+            expect(answer).to_contain_text("[1]")
+            _scroll_to_top_of(answer)
+            page.screenshot(path=shots / "phone-ja-2-answer.png")
+            source = answer.get_by_test_id("stExpander").first
+            source.click()
+            _scroll_to_top_of(source)
+            page.screenshot(path=shots / "phone-ja-3-source-opened.png")
+
+            text = _visible_text(page)
+            assert not FILE_PATH.search(text), FILE_PATH.search(text)
+            for key in ("title", "subtitle", "sources", "new_conversation", "offline_notice", "thinking"):
+                assert english[key] not in text, key
+            assert japanese["new_conversation"] in text
+            expect(page.get_by_test_id("stChatInputTextArea")).to_have_attribute(
+                "placeholder", japanese["placeholder"]
+            )
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "overflow"
+            assert not page.get_by_test_id("stSidebar").is_visible()
+        finally:
+            browser.close()
+    _assert_stayed_local(requested)
+
+
+def test_a_french_visitor_on_a_desktop_then_a_hostile_passage(
+    chromium: Path, app_url: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    french = Labels("fr")
+    shots = _screens(tmp_path)
+    requested: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport=DESKTOP, locale="fr-FR").new_page()
+            page.on("request", lambda request: requested.append(request.url))
+            page.goto(app_url)
+            expect(page.get_by_text(french["title"])).to_be_visible(timeout=60_000)
+            page.screenshot(path=shots / "desktop-fr-1-start.png")
+
+            answer = _ask(page, "Quels sont les horaires d'ouverture du château ?", 1, french["sources"])
+            expect(answer).to_contain_text("[1]")
+            _scroll_to_top_of(answer)
+            page.screenshot(path=shots / "desktop-fr-2-answer.png")
+            source = answer.get_by_test_id("stExpander").first
+            source.click()
+            _scroll_to_top_of(source)
+            page.screenshot(path=shots / "desktop-fr-3-source-opened.png")
+            assert not FILE_PATH.search(_visible_text(page))
+
+            hostile = _ask(page, "Quand ouvre le pavillon des essais ?", 2, french["sources"])
+            hostile.get_by_test_id("stExpander").first.click()
+            expect(hostile).to_contain_text("attacker.example")  # shown as text, never fetched
+            expect(hostile.locator("img")).to_have_count(0)
+            expect(hostile.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
+            _scroll_to_top_of(hostile)
+            page.screenshot(path=shots / "desktop-fr-4-hostile-passage.png")
+        finally:
+            browser.close()
+    _assert_stayed_local(requested)
+
+
+def test_an_operator_opens_the_console_and_the_trace(chromium: Path, app_url: str, tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    shots = _screens(tmp_path)
+    requested: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+            page.on("request", lambda request: requested.append(request.url))
+            page.goto(f"{app_url}/console")
             expect(page.get_by_text("Offline model: extractive answers")).to_be_visible(timeout=60_000)
             expect(page.get_by_test_id("stSidebar")).to_contain_text("Chunks")
-            page.screenshot(path=shots / "01-start.png")
+            page.screenshot(path=shots / "console-1-start.png")
 
-            french = _ask(page, "Quels sont les horaires d'ouverture du château ?", 1)
-            expect(french).to_contain_text("[1]")
-            page.screenshot(path=shots / "02-french-answer.png")
-
-            english = _ask(page, "How much is a ticket for the Palace?", 2)
-            expect(english).to_contain_text("[1]")
-            english.get_by_text("Cited passages").click()
-            page.screenshot(path=shots / "03-english-answer.png")
-
+            english = _ask(page, "How much is a ticket for the Palace?", 1)
             steps = english.get_by_test_id("stExpander").first
             steps.get_by_text("steps in").click()
             expect(steps).to_contain_text("Critique, round 1")
-            steps.scroll_into_view_if_needed()
-            page.screenshot(path=shots / "04-steps.png")
+            page.screenshot(path=shots / "console-2-steps.png")
 
             english.get_by_text("Trace inspector").click()
             inspector = english.get_by_test_id("stExpander").last
             expect(inspector.get_by_role("tab", name="Timeline")).to_be_visible()
-            expect(inspector).to_contain_text("Model calls")
+            expect(inspector).to_contain_text("Visitor's wait")
             inspector.scroll_into_view_if_needed()
-            page.screenshot(path=shots / "05-trace-timeline.png")
+            page.screenshot(path=shots / "console-3-trace-timeline.png")
             inspector.get_by_role("tab", name="Retrieval").click()
             expect(inspector).to_contain_text("Query:")
-            page.screenshot(path=shots / "06-trace-retrieval.png")
+            expect(inspector.get_by_test_id("stDataFrame").first).to_be_visible()
+            page.wait_for_timeout(500)
+            page.screenshot(path=shots / "console-4-trace-retrieval.png")
             inspector.get_by_role("tab", name="Graph").click()
             drawing = inspector.get_by_test_id("stGraphVizChart")
             expect(drawing.locator("svg")).to_be_visible(timeout=20_000)
             drawing.scroll_into_view_if_needed()
-            page.screenshot(path=shots / "07-trace-graph.png")
-
-            hostile = _ask(page, "Quand ouvre le pavillon des essais ?", 3)
-            hostile.get_by_text("Cited passages").click()
-            expect(hostile).to_contain_text("attacker.example")  # shown as text, never fetched
-            expect(hostile.locator("img")).to_have_count(0)
-            expect(hostile.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
-            page.screenshot(path=shots / "08-hostile-passage.png")
+            page.screenshot(path=shots / "console-5-trace-graph.png")
         finally:
             browser.close()
+    _assert_stayed_local(requested)
+
+
+def _assert_stayed_local(requested: list[str]) -> None:
     elsewhere = sorted({url for url in requested if urlsplit(url).hostname != "127.0.0.1"})
     assert not elsewhere, f"the browser requested other hosts: {elsewhere}"
     assert requested, "no request was recorded"

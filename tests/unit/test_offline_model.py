@@ -157,10 +157,10 @@ def test_the_value_asked_for_comes_first_labelled_in_the_visitors_language_then_
 
     answer = _answer("パスポートの料金はいくらですか？", evidence, language="ja")
 
-    lines = answer.splitlines()
-    assert lines[1] == "**料金**: 32 € · 24 € [2]"
-    assert "“Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison.” [2]" in lines[2]
-    assert "フランス語" in lines[0]
+    paragraphs = answer.split("\n\n")  # Markdown paragraphs: each shows on its own lines
+    assert paragraphs[1] == "**料金**: 32 € · 24 € [2]"
+    assert "“Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison.” [2]" in paragraphs[2]
+    assert "フランス語" in paragraphs[0]
 
 
 def test_each_part_is_answered_from_its_own_sentence() -> None:
