@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agents.app_support import APP_ICON
+from agents.ui_text import APP_ICON
 
 
 def main() -> None:

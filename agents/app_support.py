@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import inspect
-import uuid
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
@@ -22,12 +21,10 @@ from agents.events import AgentEvent, ErrorOccurred
 from agents.llm import ProviderError
 from agents.service import AgentService
 from agents.tools.knowledge_base import build_knowledge_base_tool
-from rag.config import PROJECT_ROOT, RagSettings
+from rag.config import RagSettings
 from rag.errors import USER_ERRORS, error_sentence
 from rag.store import KnowledgeBaseError
 
-# A local file: a ":material/…" page icon makes the browser fetch it from fonts.gstatic.com.
-APP_ICON = PROJECT_ROOT / "data" / "app" / "favicon.png"
 OFFLINE_NOTICE = (
     "Offline model: extractive answers quoting the sources. Set MISTRAL_API_KEY or OPENAI_API_KEY "
     "(or OPENAI_BASE_URL) in .env for a full LLM."
@@ -115,11 +112,6 @@ def error_message(error: Exception) -> str:
     if isinstance(error, KnowledgeBaseError):
         return f"The knowledge base is not ready. {error} {INDEX_HINT}"
     return str(error)
-
-
-def new_thread_id() -> str:
-    """A conversation id for one browser session."""
-    return f"web-{uuid.uuid4().hex}"
 
 
 def stream_turn(service: AgentService, question: str, thread_id: str) -> Iterator[AgentEvent]:

@@ -13,6 +13,8 @@ from typing import Any
 from rag.config import PROJECT_ROOT
 
 LABELS_FILE = PROJECT_ROOT / "data" / "app" / "labels.toml"
+# A local file: a ":material/…" page icon makes the browser fetch it from fonts.gstatic.com.
+APP_ICON = PROJECT_ROOT / "data" / "app" / "favicon.png"
 FALLBACK = "en"
 
 

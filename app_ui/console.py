@@ -38,16 +38,8 @@ from agents.presenters import (
 from agents.service import AgentService
 from agents.ui_text import Labels
 from agents.visitor_view import visitor_answer
-from app_ui.conversation import (
-    ensure_session,
-    get_service,
-    load_service,
-    render_answer,
-    render_question,
-    start_session,
-    stream_answer,
-    take_question,
-)
+from app_ui.conversation import get_service, load_service, stream_answer
+from app_ui.session import ensure_session, render_answer, render_question, start_session, take_question
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.stats import knowledge_base_stats
 from rag.uploads import (

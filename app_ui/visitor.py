@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agents.app_support import settings_summary
 from agents.events import ErrorOccurred
 from agents.presenters import Turn, escape
-from app_ui.conversation import (
+from app_ui.session import (
     ask_example,
     ensure_session,
-    load_service,
     page_labels,
     render_answer,
     render_question,
     start_session,
-    stream_answer,
     take_question,
 )
 
@@ -50,7 +47,12 @@ def visitor_page() -> None:
         render_question(turn.question)
         with st.chat_message("assistant"):
             render_answer(turn, labels, operator=False)
+    # The agent (LangGraph, Chroma, the embedder) is imported and loaded only now, after the page
+    # is drawn: a visitor reads the title and examples while it loads.
     with st.spinner(labels["loading"]):
+        from agents.app_support import settings_summary
+        from app_ui.conversation import load_service, stream_answer
+
         service, problem = load_service()
     if question is not None:
         turn = Turn(question)
@@ -62,8 +64,7 @@ def visitor_page() -> None:
                 render_answer(turn, labels, operator=False)
             else:
                 stream_answer(turn, service, labels, operator=False)
-    offline = service.offline if service else settings_summary(None)["Assistant"]["offline"]
-    if offline:
+    if service.offline if service else settings_summary(None)["Assistant"]["offline"]:
         st.caption(f":material/cloud_off: {escape(labels['offline_notice'])}")
     if st.session_state.turns:
         st.button(
