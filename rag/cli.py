@@ -40,11 +40,11 @@ def cmd_index(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from rag.indexer import index_corpus
-    from rag.progress import RichIndexProgress
+    from rag.progress import index_progress
 
     paths = [Path(p) for p in args.paths] or [DEFAULT_CORPUS]
     settings = _settings(args)
-    progress = None if args.quiet else RichIndexProgress()
+    progress = None if args.quiet else index_progress(errors)
     report = index_corpus(paths, settings, progress=progress, rebuild=args.rebuild, prune=args.prune)
     for issue in report.issues:
         errors.print(f"[yellow]skipped[/] {escape(str(issue))}")
@@ -175,7 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument(
         "--prune", action="store_true", help="also remove the documents indexed before but not listed now"
     )
-    index.add_argument("--quiet", action="store_true", help="no progress bar")
+    index.add_argument(
+        "--quiet", action="store_true", help="no progress (a bar on a terminal, a line every ~10 s otherwise)"
+    )
     common(index)
     index.set_defaults(handler=cmd_index)
 
