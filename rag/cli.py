@@ -55,11 +55,14 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"{report.chunks} chunks in {settings.index_dir}/{settings.collection}: "
         f"{report.embedded} embedded, {report.deleted} removed, "
         f"{report.metadata_updated} metadata updated; languages {', '.join(report.languages)}; "
-        f"{report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding)."
+        f"{report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding).",
+        soft_wrap=True,  # one line in a log too (off a terminal rich would wrap at 80 columns)
     )
     if report.kept_unlisted:
         why = "some files could not be read" if args.prune else "add --prune to remove them"
-        console.print(f"Kept {report.kept_unlisted} chunks of documents not listed in this run ({why}).")
+        console.print(
+            f"Kept {report.kept_unlisted} chunks of documents not listed in this run ({why}).", soft_wrap=True
+        )
     return 0
 
 
