@@ -70,7 +70,7 @@ def _months() -> dict[str, tuple[str, int]]:
 
 @functools.lru_cache(maxsize=1)
 def _passage_date() -> re.Pattern[str]:
-    """ "8 mars 1876", "1er juillet", "mars 1876": the forms ``rag.answer_types`` quotes (folded)."""
+    """The forms ``rag.answer_types`` quotes, folded: "8 mars 1876", "1er juillet", "mars 1876"."""
     months = "|".join(sorted(map(re.escape, _months()), key=len, reverse=True))
     return re.compile(
         rf"(?P<day>\d{{1,2}})(?:er|st|nd|rd|th)? (?P<month>{months})(?: (?P<year>\d{{4}}))?"
