@@ -6,8 +6,11 @@ BIN := $(VENV)/bin
 # (kubernetes, pulled in by chromadb and never imported here, is the largest) took a third of the install.
 PIP := $(BIN)/pip install --disable-pip-version-check --no-compile -q -c constraints.txt
 Q ?= Quels sont les horaires d'ouverture du château ?
+PORT ?= 8501
+# What run, dev, ask and index index first: files or folders; empty = the bundled corpus (data/corpus).
+CORPUS ?=
 
-.PHONY: run ask test lint typecheck unit setup setup-dev index bench clean
+.PHONY: run dev ask test lint typecheck unit setup setup-dev index bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,20 +26,27 @@ $(VENV)/.installed-dev: requirements-dev.txt requirements-minilm.txt $(VENV)/.in
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
 
-STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false --client.toolbarMode minimal
+STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false --client.toolbarMode minimal \
+	--server.port $(PORT)
 
-## Install, index the bundled corpus (data/corpus) and open the chat app on http://localhost:8501.
+## Install, index the bundled corpus (or CORPUS=...) and open the chat app on http://localhost:$(PORT)
+## (8501 unless PORT=...). No file watcher (.streamlit/config.toml): edits need a restart.
 run: setup
-	$(BIN)/python -m rag index
+	$(BIN)/python -m rag index $(CORPUS)
 	$(BIN)/streamlit run streamlit_app.py $(STREAMLIT_FLAGS)
+
+## The same for development: the app reloads when a source file is saved.
+dev: setup
+	$(BIN)/python -m rag index $(CORPUS)
+	$(BIN)/streamlit run streamlit_app.py $(STREAMLIT_FLAGS) --server.fileWatcherType auto --server.runOnSave true
 
 ## Install, index, and answer one question in the terminal: make ask Q="..."
 ask: setup
-	$(BIN)/python -m rag index
+	$(BIN)/python -m rag index $(CORPUS)
 	$(BIN)/python -m agents ask "$(Q)"
 
 index: setup
-	$(BIN)/python -m rag index
+	$(BIN)/python -m rag index $(CORPUS)
 
 ## Install the dev tools, then lint, type-check and run the whole test suite.
 test: setup-dev lint typecheck unit

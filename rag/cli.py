@@ -40,11 +40,11 @@ def cmd_index(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from rag.indexer import index_corpus
-    from rag.progress import RichIndexProgress
+    from rag.progress import index_progress
 
     paths = [Path(p) for p in args.paths] or [DEFAULT_CORPUS]
     settings = _settings(args)
-    progress = None if args.quiet else RichIndexProgress()
+    progress = None if args.quiet else index_progress(errors)
     report = index_corpus(paths, settings, progress=progress, rebuild=args.rebuild, prune=args.prune)
     for issue in report.issues:
         errors.print(f"[yellow]skipped[/] {escape(str(issue))}")
@@ -55,11 +55,14 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"{report.chunks} chunks in {settings.index_dir}/{settings.collection}: "
         f"{report.embedded} embedded, {report.deleted} removed, "
         f"{report.metadata_updated} metadata updated; languages {', '.join(report.languages)}; "
-        f"{report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding)."
+        f"{report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding).",
+        soft_wrap=True,  # one line in a log too (off a terminal rich would wrap at 80 columns)
     )
     if report.kept_unlisted:
         why = "some files could not be read" if args.prune else "add --prune to remove them"
-        console.print(f"Kept {report.kept_unlisted} chunks of documents not listed in this run ({why}).")
+        console.print(
+            f"Kept {report.kept_unlisted} chunks of documents not listed in this run ({why}).", soft_wrap=True
+        )
     return 0
 
 
@@ -175,7 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument(
         "--prune", action="store_true", help="also remove the documents indexed before but not listed now"
     )
-    index.add_argument("--quiet", action="store_true", help="no progress bar")
+    index.add_argument(
+        "--quiet", action="store_true", help="no progress (a bar on a terminal, a line every ~10 s otherwise)"
+    )
     common(index)
     index.set_defaults(handler=cmd_index)
 

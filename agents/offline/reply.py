@@ -7,6 +7,7 @@ from typing import Any
 
 from agents.brief import Brief
 from agents.language import reply_language
+from agents.local_dates import rewrite_passage_date
 from agents.offline import reader, router
 from agents.offline.phrases import phrases, replies
 from rag.answer_types import type_match, values_of
@@ -100,12 +101,15 @@ def _with_follower(best: list[reader.Candidate], pool: list[reader.Candidate]) -
 
 def _key_facts(parts: list[reader.PartReading], language: str) -> list[str]:
     """Per part asking for a kind of value: the values of its best sentence holding one, labelled in
-    the visitor's language ("**Price**: 32 € · 24 € [2]"), readable whatever the quote's language."""
+    the visitor's language ("**Price**: 32 € · 24 € [2]"), readable whatever the quote's language;
+    dates are written the visitor's way ("8 mars 1876" -> "March 8, 1876"), the quote keeps the source's."""
     labels = phrases()["fact_labels"].get(language, phrases()["fact_labels"]["en"])
     lines: list[str] = []
     for part in parts:
         for candidate in part.best():
             kind, values = values_of(part.kinds, candidate.text)
+            if kind == "date":
+                values = [rewrite_passage_date(value, language) for value in values]
             if values:
                 line = f"**{labels.get(kind, kind)}**: {' · '.join(values)} [{candidate.number}]"
                 lines += [line] if line not in lines else []

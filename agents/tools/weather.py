@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
+from agents.local_dates import day_label
 from agents.tools.dates import VISITOR_LANGUAGES, ParsedDate, parse_visit_date
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
 from agents.tools.results import ToolResult
@@ -55,6 +56,9 @@ class WeatherResult(ToolResult):
 
     date_text: str = Field(description="The date as the visitor wrote it.")
     date: str | None = Field(None, description="The day, ISO 8601.")
+    date_label: str | None = Field(
+        None, description="The day as the summary's language writes it ('samedi 28 novembre 2026')."
+    )
     weekday: str | None = None
     days_ahead: int | None = None
     place: str
@@ -155,6 +159,7 @@ class WeatherService:
         base = base.model_copy(
             update={
                 "date": day.isoformat(),
+                "date_label": day_label(day, phrases.language),
                 "weekday": WEEKDAYS[day.weekday()],
                 "days_ahead": (day - today).days,
             }
@@ -229,7 +234,7 @@ class WeatherService:
         self, base: WeatherResult, place: Place, day: dt.date, reason: FallbackReason, phrases: Phrases
     ) -> WeatherResult:
         # Open-Meteo counts today among its forecast days: the last forecast day is forecast_days - 1 ahead.
-        why = phrases.say(reason, date=day.isoformat(), days=self.settings.forecast_days - 1)
+        why = phrases.say(reason, date=base.date_label, days=self.settings.forecast_days - 1)
         base = base.model_copy(update={"fallback_reason": reason})
         if not place.near_versailles:
             summary = phrases.sentences([why, phrases.say("no_normals", place=place.name)])
@@ -264,12 +269,20 @@ def _languages(first: str) -> tuple[str, ...]:
 
 
 def _invalid(base: WeatherResult, parsed: ParsedDate, today: dt.date, phrases: Phrases) -> WeatherResult:
-    example = (today + dt.timedelta(days=1)).isoformat()
+    """A summary asking for a usable day; the example is written the visitor's way, except after an
+    unreadable date, where the summary teaches the one form always read (year-month-day)."""
+    tomorrow = today + dt.timedelta(days=1)
+    example = day_label(tomorrow, phrases.language)
     if parsed.status == "past" and parsed.day is not None:
-        summary = phrases.say("past", date=parsed.day.isoformat(), example=example)
-        return base.model_copy(update={"summary": summary, "date": parsed.day.isoformat()})
-    key = "vague" if parsed.status == "vague" else "unreadable"
-    return base.model_copy(update={"summary": phrases.say(key, text=parsed.text.strip(), example=example)})
+        label = day_label(parsed.day, phrases.language)
+        summary = phrases.say("past", date=label, example=example)
+        update = {"summary": summary, "date": parsed.day.isoformat(), "date_label": label}
+        return base.model_copy(update=update)
+    if parsed.status == "vague":
+        summary = phrases.say("vague", text=parsed.text.strip(), example=example)
+    else:
+        summary = phrases.say("unreadable", text=parsed.text.strip(), example=tomorrow.isoformat())
+    return base.model_copy(update={"summary": summary})
 
 
 def _forecast_summary(result: WeatherResult, phrases: Phrases) -> str:
@@ -296,7 +309,9 @@ def _forecast_summary(result: WeatherResult, phrases: Phrases) -> str:
         figures.append(phrases.say("rain_amount", amount=phrases.number(amount)))
     if result.wind_speed_max_kmh is not None:
         figures.append(phrases.say("wind", speed=phrases.number(result.wind_speed_max_kmh, 0)))
-    headline = phrases.say("forecast", place=result.place, date=result.date, figures=phrases.listing(figures))
+    headline = phrases.say(
+        "forecast", place=result.place, date=result.date_label, figures=phrases.listing(figures)
+    )
     return phrases.sentences([headline, *result.advice])
 
 
@@ -310,7 +325,8 @@ def describe(forecast_days: int) -> str:
         "around it (rain, heat, what to wear, rooms or gardens first). Pass the date exactly as the "
         "visitor wrote it, in any language, or as YYYY-MM-DD; one call per day. Quote the summary: "
         "when source is 'climate normals' it is typical weather, never a forecast; when status is "
-        "'invalid' or 'not_found', ask the visitor for what the summary asks."
+        "'invalid' or 'not_found', ask the visitor for what the summary asks. Write the day to the visitor "
+        "as date_label does (date is ISO 8601, for reasoning)."
     )
 
 

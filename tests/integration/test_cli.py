@@ -267,3 +267,17 @@ def test_searching_an_incomplete_index_warns_and_still_answers(
     captured = capsys.readouterr()
     assert code == 0 and captured.out
     assert "is incomplete (an indexing run was interrupted)" in _one_line(captured.err)
+
+
+def test_index_progress_is_plain_lines_when_stderr_is_not_a_terminal(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["index", str(corpus), "--index", str(tmp_path / "idx")])
+
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert code == 0 and "\x1b" not in "".join(lines)  # no bar, no cursor moves: a log reads as is
+    assert captured.out.startswith("Indexed 4 documents") and captured.out.count("\n") == 1  # one line
+    assert lines[0].startswith("4 documents, ") and "to embed, 0 already indexed" in lines[0]
+    to_embed = int(lines[0].split("; ")[1].split()[0])
+    assert lines[-1].startswith(f"embedded {to_embed} of {to_embed} in ")

@@ -174,6 +174,25 @@ def test_each_part_is_answered_from_its_own_sentence() -> None:
     assert "**Horaires**: 9 h · 18 h 30 [1]" in answer and "**Prix**: 21 € · gratuit [2]" in answer
 
 
+@pytest.mark.parametrize(
+    ("question", "language", "fact"),
+    [
+        ("When was the Petit Trianon built?", "en", "**Date**: 1762 · 1768 · March 8, 1768 [2]"),
+        ("プチ・トリアノンはいつ完成しましたか？", "ja", "**日付**: 1762 · 1768 · 1768年3月8日 [2]"),
+        ("Quand le Petit Trianon a-t-il été achevé ?", "fr", "**Date**: 1762 · 1768 · 8 mars 1768 [2]"),
+    ],
+)
+def test_a_date_fact_is_written_the_visitors_way_and_the_quote_keeps_the_sources(
+    question: str, language: str, fact: str
+) -> None:
+    quote = "Le Petit Trianon est construit entre 1762 et 1768 ; il est achevé le 8 mars 1768."
+    evidence = [_passage(1, "Le Parc est ouvert tous les jours."), _passage(2, quote, title="Petit Trianon")]
+
+    answer = _answer(question, evidence, language=language)
+
+    assert fact in answer.splitlines() and f"“{quote}” [2]" in answer
+
+
 def test_unrelated_evidence_gives_an_abstention_pointing_to_the_official_website() -> None:
     evidence = [_passage(1, "Les orangers sont rentrés dans l'Orangerie chaque automne depuis Louis XIV.")]
 

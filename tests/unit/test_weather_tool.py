@@ -90,6 +90,7 @@ def test_forecast_request_and_result() -> None:
     assert (result.status, result.source, result.date, result.weekday, result.days_ahead) == (
         "ok", "forecast", SATURDAY, "Saturday", 3
     )  # fmt: skip
+    assert result.date_label == "Saturday, May 16, 2026"  # ``date`` (ISO) for the model, this for the visitor
     assert (result.temperature_max_c, result.temperature_min_c, result.wind_speed_max_kmh) == (
         21.4,
         11.2,
@@ -98,7 +99,7 @@ def test_forecast_request_and_result() -> None:
     assert (result.precipitation_probability_max_pct, result.precipitation_sum_mm) == (10, 0.0)
     assert result.conditions == "partly_cloudy"
     assert result.summary.startswith(
-        "Open-Meteo forecast for Versailles on 2026-05-16: partly cloudy, 11 to 21 °C"
+        "Open-Meteo forecast for Versailles on Saturday, May 16, 2026: partly cloudy, 11 to 21 °C"
     )
     assert "10 % chance of rain (0 mm)" in result.summary and "wind up to 15 km/h" in result.summary
     assert result.advice == ["Pleasant conditions for both the Palace and the gardens."]
@@ -126,7 +127,7 @@ def test_timeout_falls_back_to_climate_normals_after_bounded_retries() -> None:
     result = service(recorder, max_retries=2).get("samedi")
     assert len(recorder.requests) == 3
     assert_normals(result, "service_unavailable")
-    assert result.summary.startswith("No forecast for 2026-05-1")
+    assert result.summary.startswith("No forecast for Saturday, May 16, 2026:")
     assert "the forecast service cannot be reached right now. Typical for May" in result.summary
 
 
@@ -165,7 +166,9 @@ def test_beyond_the_horizon_uses_climate_normals_without_calling() -> None:
     result = service(never_called).get("le 14 juillet")
     assert_normals(result, "beyond_horizon", month=7)
     assert result.date == "2026-07-14" and result.days_ahead == 62
-    assert result.summary.startswith("2026-07-14 is more than 15 days ahead, beyond the forecast horizon.")
+    assert result.summary.startswith(
+        "Tuesday, July 14, 2026 is more than 15 days ahead, beyond the forecast horizon."
+    )
     assert result.typical is not None and result.typical.temperature_max_c == 25.2
 
 
@@ -178,7 +181,7 @@ def test_last_forecast_day_is_still_forecast() -> None:
 def test_offline_never_calls_and_says_why() -> None:
     result = service(never_called, offline=True).get("demain", language="fr")
     assert (result.source, result.fallback_reason) == ("climate normals", "offline")
-    assert result.summary.startswith("Pas de prévision pour le 2026-05-")
+    assert result.summary.startswith("Pas de prévision pour le jeudi 14 mai 2026 :")
     assert "les prévisions en ligne sont désactivées. Valeurs habituelles de mai" in result.summary
     assert "pas une prévision" in result.summary and "10,9 à 19,6 °C" in result.summary
 
@@ -195,17 +198,19 @@ def test_the_settings_offline_flag_comes_from_the_environment() -> None:
 def test_past_and_unreadable_dates_are_invalid(date: str, kind: str) -> None:
     result = service(never_called).get(date)
     assert (result.status, result.source) == ("invalid", "none")
-    assert "2026-05-14" in result.summary  # an example of a date to give
     if kind == "past":
-        assert "is in the past" in result.summary
-    else:
-        assert "could not be read" in result.summary and "year-month-day" in result.summary
+        assert "is in the past" in result.summary and "such as Thursday, May 14, 2026." in result.summary
+        assert not re.search(r"\d{4}-\d\d-\d\d", result.summary)  # "2020-01-01" is written out too
+    else:  # the one form always read is taught as it is typed
+        assert "could not be read" in result.summary
+        assert "such as 2026-05-14 (year-month-day)" in result.summary
 
 
 def test_a_month_alone_asks_for_a_day() -> None:
     result = service(never_called).get("juillet", language="fr")
     assert result.status == "invalid"
-    assert result.summary == "« juillet » n'est pas un jour précis : indiquez un jour comme 2026-05-14."
+    expected = "« juillet » n'est pas un jour précis : indiquez un jour comme jeudi 14 mai 2026."
+    assert result.summary == expected
 
 
 def test_built_in_places_need_no_lookup() -> None:
@@ -253,12 +258,14 @@ def test_normals_are_not_given_for_a_place_far_from_paris() -> None:
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("fr", "Prévision Open-Meteo pour Versailles le 2026-05-16 : partiellement nuageux, 11 à 21 °C"),
-        ("es", "Previsión de Open-Meteo para Versailles el 2026-05-16: parcialmente nublado, de 11 a 21 °C"),
-        ("de", "Open-Meteo-Vorhersage für Versailles am 2026-05-16: teilweise bewölkt, 11 bis 21 °C"),
-        ("it", "Previsioni Open-Meteo per Versailles il 2026-05-16: parzialmente nuvoloso, da 11 a 21 °C"),
-        ("ja", "Versaillesの2026-05-16のOpen-Meteo予報：晴れ時々曇り、11〜21 °C"),
-        ("zh", "Open-Meteo 预报，Versailles，2026-05-16：多云，11至21 °C"),
+        ("fr", "Prévision Open-Meteo pour Versailles le samedi 16 mai 2026 : partiellement nuageux, 11 à 21"),
+        ("es", "Previsión de Open-Meteo para Versailles el sábado, 16 de mayo de 2026: parcialmente nublado"),
+        ("de", "Open-Meteo-Vorhersage für Versailles am Samstag, 16. Mai 2026: teilweise bewölkt, 11 bis 21"),
+        ("it", "Previsioni Open-Meteo per Versailles, sabato 16 maggio 2026: parzialmente nuvoloso, da 11"),
+        ("pt", "Previsão Open-Meteo para Versailles, sábado, 16 de maio de 2026: "),
+        ("nl", "Open-Meteo-verwachting voor Versailles op zaterdag 16 mei 2026: "),
+        ("ja", "Versaillesの2026年5月16日土曜日のOpen-Meteo予報：晴れ時々曇り、11〜21 °C"),
+        ("zh", "Open-Meteo 预报，Versailles，2026年5月16日星期六：多云，11至21 °C"),
         ("fr-FR", "Prévision Open-Meteo"),
         ("ko", "Open-Meteo forecast for Versailles"),
     ],

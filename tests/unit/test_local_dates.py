@@ -1,0 +1,83 @@
+"""Dates written the visitor's way (Babel): the nine reply languages, and dates quoted from passages."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from agents.local_dates import day_label, locale_of, rewrite_passage_date
+from agents.tools.dates import VISITOR_LANGUAGES, parse_visit_date
+
+SATURDAY = dt.date(2026, 11, 28)
+FULL = {
+    "fr": "samedi 28 novembre 2026",
+    "en": "Saturday, November 28, 2026",
+    "es": "sábado, 28 de noviembre de 2026",
+    "de": "Samstag, 28. November 2026",
+    "it": "sabato 28 novembre 2026",
+    "pt": "sábado, 28 de novembro de 2026",
+    "nl": "zaterdag 28 november 2026",
+    "ja": "2026年11月28日土曜日",
+    "zh": "2026年11月28日星期六",
+}
+QUOTED = {  # "8 mars 1876" from a French passage
+    "fr": "8 mars 1876",
+    "en": "March 8, 1876",
+    "es": "8 de marzo de 1876",
+    "de": "8. März 1876",
+    "it": "8 marzo 1876",
+    "pt": "8 de março de 1876",
+    "nl": "8 maart 1876",
+    "ja": "1876年3月8日",
+    "zh": "1876年3月8日",
+}
+
+
+def test_the_tables_cover_the_nine_reply_languages() -> None:
+    assert set(FULL) == set(QUOTED) == set(VISITOR_LANGUAGES)
+
+
+@pytest.mark.parametrize("language", VISITOR_LANGUAGES)
+def test_a_day_is_written_with_its_weekday(language: str) -> None:
+    assert day_label(SATURDAY, language) == FULL[language]
+
+
+@pytest.mark.parametrize("language", VISITOR_LANGUAGES)
+def test_the_label_reads_back_as_the_same_day(language: str) -> None:
+    # Summaries offer a label as the example of a date to give: a visitor typing it back is understood.
+    others = tuple(code for code in VISITOR_LANGUAGES if code != language)
+    parsed = parse_visit_date(day_label(SATURDAY, language), dt.date(2026, 11, 23), (language, *others))
+    assert (parsed.status, parsed.day) == ("ok", SATURDAY)
+
+
+@pytest.mark.parametrize(
+    ("language", "locale"), [("fr-FR", "fr"), ("pt_BR", "pt"), ("ko", "en"), (None, "en")]
+)
+def test_regional_and_unknown_languages(language: str | None, locale: str) -> None:
+    assert locale_of(language) == locale
+
+
+@pytest.mark.parametrize("language", VISITOR_LANGUAGES)
+def test_a_quoted_date_is_rewritten_in_the_reply_language(language: str) -> None:
+    assert rewrite_passage_date("8 mars 1876", language) == QUOTED[language]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("1er juillet", "en", "July 1"),
+        ("1er juillet", "fr", "1er juillet"),  # already in the visitor's language: kept as the passage has it
+        ("Février 1710", "de", "Februar 1710"),
+        ("29 février", "ja", "2月29日"),
+        ("14 July 1789", "fr", "14 juillet 1789"),
+        ("14 July 1789", "en", "14 July 1789"),
+    ],
+)
+def test_day_month_and_month_year_forms(text: str, language: str, expected: str) -> None:
+    assert rewrite_passage_date(text, language) == expected
+
+
+@pytest.mark.parametrize("text", ["1682", "XVIIe siècle", "31 avril 1900", "le 8", "mars"])
+def test_what_is_not_a_calendar_date_is_kept(text: str) -> None:
+    assert rewrite_passage_date(text, "en") == text
