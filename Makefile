@@ -7,6 +7,9 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/pip install --disable-pip-version-check --no-compile -q -c constraints.txt
 Q ?= Quels sont les horaires d'ouverture du château ?
 PORT ?= 8501
+# Where the app listens: this machine only by default, which also opens the operator console to its
+# local user; ADDRESS=0.0.0.0 serves others and needs APP_OPERATOR_PASSWORD for the console.
+ADDRESS ?= 127.0.0.1
 # What run, dev, ask and index index first: files or folders; empty = the bundled corpus (data/corpus).
 CORPUS ?=
 
@@ -27,7 +30,7 @@ setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
 
 STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false --client.toolbarMode minimal \
-	--server.port $(PORT)
+	--server.port $(PORT) --server.address $(ADDRESS)
 
 ## Install, index the bundled corpus (or CORPUS=...) and open the chat app on http://localhost:$(PORT)
 ## (8501 unless PORT=...). No file watcher (.streamlit/config.toml): edits need a restart.

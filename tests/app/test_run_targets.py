@@ -24,6 +24,8 @@ def _streamlit_line(*make_args: str) -> str:
 def test_run_serves_on_the_port_given_and_8501_by_default() -> None:
     assert "--server.port 8600" in _streamlit_line("run", "PORT=8600")
     assert "--server.port 8501" in _streamlit_line("run")
+    assert "--server.address 127.0.0.1" in _streamlit_line("run")  # the console opens locally only
+    assert "--server.address 0.0.0.0" in _streamlit_line("run", "ADDRESS=0.0.0.0")
 
 
 def test_corpus_names_what_is_indexed_before_the_app_starts() -> None:
