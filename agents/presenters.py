@@ -192,9 +192,10 @@ def answer_markdown(view: VisitorAnswer) -> str:
 
 
 def source_label(source: VisitorSource) -> str:
-    """A source's one-line label: its number, clean title and, for a web page, the site."""
-    site = f" · {source.site}" if source.site else ""
-    return f"[{source.number}] {' '.join(source.title.split())}{site}"
+    """A source's one-line label: its number, clean title and, for a web page, the site. Escaped:
+    Streamlit renders an expander's label as Markdown, images and links included."""
+    site = f" · {escape(source.site)}" if source.site else ""
+    return f"\\[{source.number}\\] {escape(source.title)}{site}"
 
 
 def source_markdown(source: VisitorSource, labels: Labels, operator: bool = False) -> str:

