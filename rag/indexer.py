@@ -6,7 +6,7 @@ import logging
 import shlex
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,15 +16,17 @@ import numpy as np
 
 from rag.chunking import DocumentChunker
 from rag.config import DEFAULT_CORPUS, RagSettings
-from rag.documents import Chunk, LoadIssue
+from rag.documents import Chunk, Document, LoadIssue
 from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
-from rag.loaders import load_sources
+from rag.loaders import LoadResult, load_sources, prepare_documents
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import ChunkStore, IndexCorruptError, open_client
 
 logger = logging.getLogger(__name__)
 
+# Planned chunks by id, text size per language, documents, load issues, records read.
+ChunkPlan = tuple[dict[str, Chunk], Counter[str], int, list[LoadIssue], int]
 EMBED_GROUP = 64  # a progress update every few seconds at e5's ~8 passages/s on 2 cores
 
 
@@ -80,11 +82,13 @@ def corpus_arguments(paths: Sequence[Path]) -> str:
     return shlex.join(str(path) for path in paths)
 
 
-def plan_chunks(
-    paths: Iterable[Path], settings: RagSettings
-) -> tuple[dict[str, Chunk], Counter[str], int, list[LoadIssue], int]:
+def plan_chunks(paths: Iterable[Path], settings: RagSettings) -> ChunkPlan:
     """Load, clean, de-duplicate and chunk the corpus into the desired set of chunks by id."""
-    loaded = load_sources(paths)
+    return plan_loaded_chunks(load_sources(paths), settings)
+
+
+def plan_loaded_chunks(loaded: LoadResult, settings: RagSettings) -> ChunkPlan:
+    """Chunk documents already loaded and de-duplicated into the desired set of chunks by id."""
     chunker = DocumentChunker(settings.chunk_size, settings.chunk_overlap)
     chunks: dict[str, Chunk] = {}
     language_sizes: Counter[str] = Counter()
@@ -118,19 +122,62 @@ def index_corpus(
     document raises :class:`IndexInputError` before the index is touched.
     """
     started = time.perf_counter()
-    progress = progress or SilentProgress()
     if missing_paths := [str(path) for path in paths if not Path(path).exists()]:
         raise IndexInputError(
             f"{', '.join(missing_paths)} does not exist: nothing was indexed or removed (check the path)."
         )
-    chunks, language_sizes, n_documents, issues, records = plan_chunks(paths, settings)
-    for issue in issues:
-        logger.warning("Skipped %s", issue)
-    if not chunks:
+    plan = plan_chunks(paths, settings)
+    if not plan[0]:
         raise IndexInputError(
             f"No document to index in {corpus_arguments(paths)}: nothing was indexed or removed "
             "(supported: .jsonl, .md, .markdown, .txt)."
         )
+    return _apply_plan(
+        plan, settings, embedder, progress, rebuild=rebuild, prune=prune,
+        corpus_args=corpus_arguments(paths), started=started,
+    )  # fmt: skip
+
+
+def index_documents(
+    documents: list[Document],
+    settings: RagSettings,
+    embedder: Embedder | None = None,
+    progress: IndexProgress | None = None,
+    remove_sources: Collection[str] = (),
+) -> IndexReport:
+    """Index documents from another origin than files (crawled pages) through the same pipeline.
+
+    ``documents`` is the whole current set of that origin: they are de-duplicated, cleaned of
+    repeated passages and chunked as files are, so an unchanged set costs nothing. Chunks of other
+    documents are kept, except those whose every source is in ``remove_sources`` (pages gone).
+    """
+    started = time.perf_counter()
+    loaded = LoadResult(documents=prepare_documents(list(documents)), records_read=len(documents))
+    plan = plan_loaded_chunks(loaded, settings)
+    if not plan[0] and not remove_sources:
+        raise IndexInputError("No document to index: nothing was indexed or removed.")
+    return _apply_plan(
+        plan, settings, embedder, progress, remove_sources=set(remove_sources), started=started
+    )
+
+
+def _apply_plan(
+    plan: ChunkPlan,
+    settings: RagSettings,
+    embedder: Embedder | None,
+    progress: IndexProgress | None,
+    *,
+    started: float,
+    rebuild: bool = False,
+    prune: bool = False,
+    corpus_args: str | None = None,
+    remove_sources: set[str] | None = None,
+) -> IndexReport:
+    """Bring the collection in line with the planned chunks: delete, re-label, embed what is new."""
+    progress = progress or SilentProgress()
+    chunks, language_sizes, n_documents, issues, records = plan
+    for issue in issues:
+        logger.warning("Skipped %s", issue)
     name = embedder.name if embedder else embedder_name(settings)
     if rebuild:
         client = _client_for_rebuild(settings)
@@ -138,18 +185,18 @@ def index_corpus(
     else:
         client = open_client(settings, create=True)
     store = ChunkStore.create(client, settings.collection, settings, name)
-    corpus_args = corpus_arguments(paths)
     store.check_embedder(name, settings=settings, corpus_args=corpus_args)
 
     existing = store.all_metadata()
     desired = {chunk_id: chunk.to_metadata() for chunk_id, chunk in chunks.items()}
     listed = {source for meta in desired.values() for source in _sources(meta)}
     unlisted = {i for i in set(existing) - set(chunks) if not _sources(existing[i]) & listed}
-    kept = unlisted if not prune or issues else set()
+    removed = {i for i in unlisted if remove_sources and _sources(existing[i]) - {""} <= remove_sources}
+    kept = unlisted - removed if not prune or issues else set()
     stale = sorted(set(existing) - set(chunks) - kept)
     missing = sorted(set(chunks) - set(existing))
     changed = sorted(i for i in set(chunks) & set(existing) if existing[i] != desired[i])
-    languages = main_languages(language_sizes) or ["und"]
+    languages = main_languages(language_sizes) or [str(store.info.get("main_language") or "und")]
     report = IndexReport(
         documents=n_documents,
         records_read=records,

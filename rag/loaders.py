@@ -42,8 +42,13 @@ def load_sources(paths: Iterable[Path]) -> LoadResult:
         for file in _iter_files(root):
             relative = file.relative_to(root) if root.is_dir() else Path(file.name)
             _load_file(file, relative, result)
-    result.documents = strip_repeated_passages(deduplicate(result.documents))
+    result.documents = prepare_documents(result.documents)
     return result
+
+
+def prepare_documents(documents: list[Document]) -> list[Document]:
+    """De-duplicate, then drop passages repeated across documents: every source goes through this."""
+    return strip_repeated_passages(deduplicate(documents))
 
 
 def _iter_files(root: Path) -> Iterator[Path]:
