@@ -71,9 +71,7 @@ def robots_rules(text: str) -> RobotFileParser:
 
 def allow_everything() -> RobotFileParser:
     """Rules for a site without robots.txt (404): every path may be fetched."""
-    rules = RobotFileParser()
-    rules.allow_all = True
-    return rules
+    return robots_rules("")
 
 
 def robot_token(user_agent: str) -> str:
