@@ -94,7 +94,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     if index is not None:
         console.print(
             f"Index {settings.index_dir}/{settings.collection}: {index.documents} pages, "
-            f"{index.chunks} chunks; {index.embedded} embedded, {index.deleted} removed; {report.seconds:.1f} s in all.",
+            f"{index.chunks} chunks; {index.embedded} embedded, {index.deleted} removed; "
+            f"{report.seconds:.1f} s in all.",
             markup=False,
         )
     return 0
@@ -173,7 +174,7 @@ def _print_crawl_freshness(freshness: Any, every_page: bool) -> None:
     live = sum(1 for source in freshness.sources if source.live)
     oldest = freshness.oldest_fetch
     console.print(
-        f"[bold]{freshness.collection}[/]: {live} crawled pages live"
+        f"[bold]{escape(freshness.collection)}[/]: {live} crawled pages live"
         + (f", oldest fetched {oldest:%Y-%m-%d %H:%M} UTC" if oldest else "")
     )
     if run is not None:

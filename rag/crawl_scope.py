@@ -54,7 +54,7 @@ class CrawlScope:
         start = normalise_url(start_url)
         if start is None:
             raise CrawlInputError(
-                f"{start_url!r} is not an http(s) URL: give the site's address, e.g. https://example.org/"
+                f"{start_url!r} is not an http(s) URL: give the site's full address, starting with https://."
             )
         parts = urlsplit(start)
         origin = f"{parts.scheme}://{parts.netloc}"

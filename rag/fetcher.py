@@ -153,6 +153,8 @@ class PoliteFetcher:
                 answer = await asyncio.wait_for(self._get(current, headers, max_bytes, html), self.timeout)
             except (TimeoutError, httpx.TimeoutException):
                 return FetchResult(url, "failed", reason=f"no answer within {self.timeout:g} s")
+            except httpx.InvalidURL:  # httpx reads a redirect's Location even when not following it
+                return FetchResult(url, "skipped", reason="redirect to an unusable address")
             except httpx.HTTPError as error:
                 return FetchResult(url, "failed", reason=f"network error ({type(error).__name__})")
             if isinstance(answer, FetchResult):

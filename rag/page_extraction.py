@@ -32,6 +32,7 @@ def extract_page(html: bytes, url: str) -> ExtractedPage | None:
     text = trafilatura.extract(
         html,
         url=url,
+        favor_precision=True,  # a page of menus alone gives nothing rather than its menu
         output_format="markdown",
         include_formatting=True,
         include_comments=False,
