@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS pages (
     text TEXT, title TEXT, language TEXT, date TEXT,
     fetched_at REAL, changed_at REAL, retry_at REAL,
     missing_count INTEGER NOT NULL DEFAULT 0,
-    last_run INTEGER, last_outcome TEXT, last_reason TEXT
+    last_run INTEGER, last_outcome TEXT, last_reason TEXT,
+    links TEXT
 );
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -69,6 +70,7 @@ class PageRecord:
     last_run: int | None = None
     last_outcome: str | None = None
     last_reason: str | None = None
+    links: str | None = None  # JSON list of the in-scope links of its last 200, found again on a 304
 
 
 _COLUMNS = [f.name for f in fields(PageRecord)]

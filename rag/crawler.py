@@ -30,7 +30,7 @@ from rag.fetcher import PoliteFetcher, RequestPacer
 from rag.indexer import IndexProgress, IndexReport, index_documents, location_of
 from rag.loaders import page_from_record
 from rag.page_extraction import extract_page
-from rag.page_outcome import deferred, next_record
+from rag.page_outcome import deferred, known_links, next_record
 from rag.sitemaps import SitemapError, allow_everything, parse_sitemap, robot_token, robots_rules
 
 logger = logging.getLogger(__name__)
@@ -235,8 +235,20 @@ class SiteCrawl:
         previous = self.known.get(url)
         if previous and previous.last_run == self.report.run_id and previous.last_outcome:
             self.report.outcomes[previous.last_outcome] += 1  # done before the run was interrupted
+            self._enqueue_links(known_links(previous), url)
             return
         self.queue.put_nowait(url)
+
+    def _enqueue_links(self, links: list[str], base: str) -> None:
+        for link in links:
+            self._enqueue(link, base=base)
+
+    def _links(self, body: bytes, base: str) -> list[str]:
+        """In-scope links of a page, normalised, in order, each once."""
+        links = (
+            normalise_url(raw.decode("utf-8", errors="replace"), base=base) for raw in _LINK.findall(body)
+        )
+        return list(dict.fromkeys(link for link in links if link and self.scope.on_host(link)))
 
     async def _worker(self, fetcher: PoliteFetcher) -> None:
         while True:
@@ -267,14 +279,13 @@ class SiteCrawl:
                 previous,
                 result,
                 page,
+                links=self._links(result.body, url) if result.kind == "ok" else None,
                 run_id=self.report.run_id,
                 now=time.time(),
                 gone_after=self.settings.crawl_gone_after,
             )
-            if result.kind == "ok":
-                for link in _LINK.findall(result.body):
-                    self._enqueue(link.decode("utf-8", errors="replace"), base=url)
         self.state.save(record)
+        self._enqueue_links(known_links(record), url)
         self.known[url] = record
         self.report.outcomes[str(record.last_outcome)] += 1
         logger.info("%s %s %s", record.last_outcome, url, record.last_reason or "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from rag.cleaning import content_key
@@ -15,6 +16,7 @@ def next_record(
     result: FetchResult,
     page: ExtractedPage | None,
     *,
+    links: list[str] | None = None,
     run_id: int,
     now: float,
     gone_after: int,
@@ -28,6 +30,8 @@ def next_record(
     record.last_run, record.last_reason = run_id, result.reason or None
     if result.kind in ("ok", "not_modified"):
         record.fetched_at, record.missing_count, record.retry_at = now, 0, None
+    if result.kind == "ok":
+        record.links = json.dumps(links or [])
     if result.kind == "ok" and page is None:
         record.last_outcome, record.last_reason = "skipped", "no main text found"
         return record
@@ -60,6 +64,11 @@ def next_record(
         return record
     record.last_outcome = "skipped"
     return record
+
+
+def known_links(record: PageRecord) -> list[str]:
+    """The links a page had when last fetched whole (a 304 or a resumed run has no body)."""
+    return list(json.loads(record.links)) if record.links else []
 
 
 def deferred(previous: PageRecord, run_id: int) -> PageRecord:
