@@ -26,6 +26,7 @@ REDIRECTS = {301, 302, 303, 307, 308}
 MAX_REDIRECTS = 5
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 BACKOFF_SECONDS = 1.0
+DRAIN_BYTES = 64 * 1024  # the body of a redirect or an error page, read to keep the connection
 
 
 @dataclass
@@ -173,6 +174,8 @@ class PoliteFetcher:
         """A result, or the next URL of a redirect (None when its Location is unusable)."""
         async with self.client.stream("GET", url, headers=headers) as response:
             status = response.status_code
+            if status != 200:
+                await _drain(response)
             if status in REDIRECTS:
                 return normalise_url(response.headers.get("location", ""), base=url)
             if status == 304:
@@ -203,3 +206,12 @@ class PoliteFetcher:
                 etag=response.headers.get("etag"),
                 last_modified=response.headers.get("last-modified"),
             )
+
+
+async def _drain(response: httpx.Response, limit: int = DRAIN_BYTES) -> None:
+    """Read a small unwanted body so the connection can be reused; a larger one closes it."""
+    read = 0
+    async for piece in response.aiter_raw():
+        read += len(piece)
+        if read > limit:
+            return
