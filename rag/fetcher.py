@@ -211,7 +211,7 @@ class PoliteFetcher:
 async def _drain(response: httpx.Response, limit: int = DRAIN_BYTES) -> None:
     """Read a small unwanted body so the connection can be reused; a larger one closes it."""
     read = 0
-    async for piece in response.aiter_raw():
+    async for piece in response.aiter_bytes():
         read += len(piece)
         if read > limit:
             return
