@@ -196,7 +196,11 @@ def _apply_plan(
     stale = sorted(set(existing) - set(chunks) - kept)
     missing = sorted(set(chunks) - set(existing))
     changed = sorted(i for i in set(chunks) & set(existing) if existing[i] != desired[i])
-    languages = main_languages(language_sizes) or [str(store.info.get("main_language") or "und")]
+    # Chunks kept from other documents (files beside crawled pages) still weigh in the languages,
+    # which choose the BM25 stemmer: a crawl of an English site must not turn a French index English.
+    kept_sizes = Counter(str(existing[i].get("language") or "und") for i in kept)
+    language_sizes.update({language: count * settings.chunk_size for language, count in kept_sizes.items()})
+    languages = main_languages(language_sizes) or ["und"]
     report = IndexReport(
         documents=n_documents,
         records_read=records,

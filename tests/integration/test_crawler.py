@@ -20,7 +20,7 @@ from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 from rag.stats import crawl_freshness
 from rag.store import ChunkStore, open_client
-from tests.conftest import REPO_ROOT, HashingEmbedder, make_settings
+from tests.conftest import REPO_ROOT, HashingEmbedder, make_settings, write_corpus
 from tests.local_site import LocalSite, sitemap, sitemap_index, visitor_page
 
 VISIT = ["hours", "tickets", "closing", "slow", "busy"]
@@ -306,3 +306,19 @@ def test_an_unreadable_robots_txt_stops_the_crawl_and_removes_nothing(
 
     assert _chunks_by_page(site, crawl_settings) == before
     assert site.paths_requested()[-1] == "/robots.txt"
+
+
+def test_crawled_pages_do_not_change_the_language_of_the_files_beside_them(
+    site: LocalSite, crawl_settings: RagSettings, fake_embedder: HashingEmbedder, tmp_path: Path
+) -> None:
+    french = {
+        f"visite/page-{n}.fr.md": f"# Page {n}\n\nLe château ouvre à neuf heures et la galerie {n} ferme "
+        "à dix-huit heures trente, sauf le lundi, jour de fermeture hebdomadaire du musée."
+        for n in range(4)
+    }
+    index_corpus([write_corpus(tmp_path / "fr", french)], crawl_settings, embedder=fake_embedder)
+
+    crawl_site(site.url("/news/concert.html"), crawl_settings, embedder=fake_embedder)  # one English page
+
+    info = ChunkStore.open(open_client(crawl_settings), crawl_settings.collection).info
+    assert info["main_language"] == "fr" and "en" in info["languages"].split(",")
