@@ -40,6 +40,7 @@ class Request:
     path: str
     headers: dict[str, str]
     status: int
+    at: float = 0.0  # time.monotonic() when it arrived
 
 
 class LocalSite:
@@ -95,13 +96,14 @@ def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
             route = site.routes.get(self.path.split("#", 1)[0])
             if route is None:
                 route = Route(body=b"not found", status=404, content_type="text/plain", validators=False)
+            arrived = time.monotonic()
             if route.delay:
                 time.sleep(route.delay)
             etag = f'"{hashlib.sha256(route.body).hexdigest()[:16]}"'
             status = route.status
             if route.validators and status == 200 and self.headers.get("If-None-Match") == etag:
                 status = 304
-            site.record(Request(self.path, dict(self.headers.items()), status))
+            site.record(Request(self.path, dict(self.headers.items()), status, arrived))
             self._answer(route, status, etag)
 
         def _answer(self, route: Route, status: int, etag: str) -> None:

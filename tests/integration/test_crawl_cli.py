@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,3 +95,21 @@ def test_max_pages_must_be_a_positive_whole_number(
         cli.main(["crawl", "http://127.0.0.1:9/", "--max-pages", "0"])
 
     assert exit_info.value.code == 2 and "at least 1" in capsys.readouterr().err
+
+
+def test_the_crawl_delay_of_robots_txt_spaces_every_request(
+    no_network_leaks: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with LocalSite() as site:
+        serve_generated_site(site, 2)
+        robots = site.routes["/robots.txt"]
+        robots.body = robots.body.replace(b"Disallow: /private/", b"Disallow: /private/\nCrawl-delay: 1")
+
+        code = cli.main(
+            ["crawl", site.url("/collection/item-0.html"), "--index", str(tmp_path), "--rate", "50"]
+        )
+
+    arrivals = [request.at for request in site.requests]
+    assert code == 0 and len(arrivals) == 5  # robots.txt, sitemap index, one sitemap, two pages
+    after_robots = arrivals[1:]  # the delay is known once robots.txt is read
+    assert min(later - earlier for earlier, later in itertools.pairwise(after_robots)) >= 0.95
