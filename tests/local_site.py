@@ -11,7 +11,7 @@ import hashlib
 import html
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -192,8 +192,3 @@ def serve_generated_site(site: LocalSite, pages: int, per_sitemap: int = 100) ->
         content_type="text/plain",
     )
     return paths
-
-
-def iter_paths(site: LocalSite, prefix: str) -> Iterator[str]:
-    """Requested paths starting with ``prefix``, in order."""
-    return (path for path in site.paths_requested() if path.startswith(prefix))
