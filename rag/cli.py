@@ -6,14 +6,17 @@ import argparse
 import json
 import logging
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from rag.config import DEFAULT_CORPUS, RagSettings
 
+CHANGES_SHOWN = 10  # URLs listed per kind of change; the rest are counted
 console = Console()
 errors = Console(stderr=True)
 
@@ -22,9 +25,12 @@ def _settings(args: argparse.Namespace) -> RagSettings:
     overrides: dict[str, Any] = {}
     if getattr(args, "index", None):
         overrides["index_dir"] = Path(args.index)
-    if getattr(args, "collection", None) and args.command == "index":
+    for option in ("crawl_requests_per_second", "crawl_concurrency"):
+        if getattr(args, option, None) is not None:
+            overrides[option] = getattr(args, option)
+    if getattr(args, "collection", None) and args.command in ("index", "crawl"):
         if len(args.collection) > 1:
-            raise SystemExit("error: index writes one collection: give --collection once")
+            raise SystemExit(f"error: {args.command} writes one collection: give --collection once")
         overrides["collection"] = args.collection[0]
     return RagSettings(**overrides)
 
@@ -62,6 +68,42 @@ def cmd_index(args: argparse.Namespace) -> int:
         why = "some files could not be read" if args.prune else "add --prune to remove them"
         console.print(
             f"Kept {report.kept_unlisted} chunks of documents not listed in this run ({why}).", soft_wrap=True
+        )
+    return 0
+
+
+def cmd_crawl(args: argparse.Namespace) -> int:
+    from rag.crawler import crawl_site
+    from rag.progress import RichIndexProgress
+
+    settings = _settings(args)
+    report = crawl_site(
+        args.url,
+        settings,
+        sitemap=args.sitemap,
+        allow=args.allow or (),
+        max_pages=args.max_pages,
+        progress=None if args.quiet else RichIndexProgress(),
+    )
+    for issue in report.issues:
+        errors.print(f"[yellow]warning[/] {escape(issue)}")
+    outcomes = ", ".join(
+        f"{count} {name.replace('_', ' ')}" for name, count in sorted(report.outcomes.items())
+    )
+    refused = ", ".join(f"{count} {reason}" for reason, count in sorted(report.refused.items()))
+    index = report.index
+    console.print(
+        f"Crawl run {report.run_id}{' (resumed)' if report.resumed else ''}: {report.discovered} pages "
+        f"in scope, {report.requests} requests in {report.fetch_seconds:.1f} s; "
+        f"{outcomes or 'nothing fetched'}." + (f" Not fetched: {refused}." if refused else ""),
+        markup=False,
+    )
+    if index is not None:
+        console.print(
+            f"Index {settings.index_dir}/{settings.collection}: {index.documents} pages, "
+            f"{index.chunks} chunks; {index.embedded} embedded, {index.deleted} removed; "
+            f"{report.seconds:.1f} s in all.",
+            markup=False,
         )
     return 0
 
@@ -110,10 +152,12 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from rag.stats import knowledge_base_stats
+    from rag.stats import crawl_freshness, knowledge_base_stats
 
+    settings = _settings(args)
     table = Table("collection", "chunks", "documents", "embedding", "dim", "languages", "complete")
-    for row in knowledge_base_stats(_settings(args), args.collection):
+    rows = knowledge_base_stats(settings, args.collection)
+    for row in rows:
         table.add_row(
             row["collection"],
             str(row["chunks"]),
@@ -124,7 +168,49 @@ def cmd_stats(args: argparse.Namespace) -> int:
             "yes" if row["complete"] else "NO: rerun python -m rag index",
         )
     console.print(table)
+    for name in args.collection or [str(row["collection"]) for row in rows]:
+        _print_crawl_freshness(crawl_freshness(settings, name), args.pages)
     return 0
+
+
+def _print_crawl_freshness(freshness: Any, every_page: bool) -> None:
+    """Last crawl run's changes, and the last fetch of each crawled page with --pages."""
+    if freshness is None:
+        return
+    run = freshness.last_run
+    live = sum(1 for source in freshness.sources if source.live)
+    oldest = freshness.oldest_fetch
+    console.print(
+        f"[bold]{escape(freshness.collection)}[/]: {live} crawled pages live"
+        + (f", oldest fetched {oldest:%Y-%m-%d %H:%M} UTC" if oldest else "")
+    )
+    if run is not None:
+        when = datetime.fromtimestamp(run.finished_at or run.started_at, tz=UTC)
+        state = (
+            f"finished {when:%Y-%m-%d %H:%M} UTC" if run.finished_at else "INTERRUPTED: run the crawl again"
+        )
+        counts = ", ".join(
+            f"{count} {name.replace('_', ' ')}" for name, count in sorted(run.outcomes.items())
+        )
+        console.print(
+            f"  last run {run.run_id} {state}: {run.requests} requests; {counts or 'no page'}", markup=False
+        )
+        for outcome, urls in sorted(run.changes.items()):
+            shown = ", ".join(urls[:CHANGES_SHOWN]) + (
+                f" and {len(urls) - CHANGES_SHOWN} more" if len(urls) > CHANGES_SHOWN else ""
+            )
+            console.print(f"  {outcome}: {shown}", markup=False)
+    if every_page:
+        table = Table("page", "live", "last fetched (UTC)", "last changed (UTC)", "last outcome")
+        for source in freshness.sources:
+            table.add_row(
+                escape(source.url),
+                "yes" if source.live else "no",
+                f"{source.last_fetched:%Y-%m-%d %H:%M}" if source.last_fetched else "never",
+                f"{source.last_changed:%Y-%m-%d %H:%M}" if source.last_changed else "-",
+                escape(" ".join(part for part in (source.last_outcome, source.reason) if part)),
+            )
+        console.print(table)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -162,6 +248,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def _at_least_one(text: str) -> int:
+    """A count given on the command line: a whole number of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="python -m rag", description=__doc__)
@@ -184,6 +277,37 @@ def build_parser() -> argparse.ArgumentParser:
     common(index)
     index.set_defaults(handler=cmd_index)
 
+    crawl = sub.add_parser(
+        "crawl", help="fetch a website (robots.txt, sitemap, what changed) into the index; rerun to update"
+    )
+    crawl.add_argument("url", help="start URL; by default its folder and below are crawled")
+    crawl.add_argument(
+        "--sitemap", help="sitemap or sitemap index URL (default: robots.txt's, or /sitemap.xml)"
+    )
+    crawl.add_argument(
+        "--allow", action="append", metavar="PREFIX", help="crawl only URLs under this prefix (repeatable)"
+    )
+    crawl.add_argument(
+        "--max-pages",
+        type=_at_least_one,
+        help="most pages fetched in this run (default: RAG_CRAWL_MAX_PAGES)",
+    )
+    crawl.add_argument(
+        "--rate",
+        dest="crawl_requests_per_second",
+        type=float,
+        help="requests per second (RAG_CRAWL_REQUESTS_PER_SECOND)",
+    )
+    crawl.add_argument(
+        "--concurrency",
+        dest="crawl_concurrency",
+        type=_at_least_one,
+        help="requests in flight (RAG_CRAWL_CONCURRENCY)",
+    )
+    crawl.add_argument("--quiet", action="store_true", help="no progress bar")
+    common(crawl)
+    crawl.set_defaults(handler=cmd_crawl)
+
     search = sub.add_parser("search", help="search; without a question, read one query per stdin line")
     search.add_argument("question", nargs="?")
     search.add_argument("-k", type=_positive, default=5, help="passages to return (1-50)")
@@ -194,7 +318,10 @@ def build_parser() -> argparse.ArgumentParser:
     common(search)
     search.set_defaults(handler=cmd_search)
 
-    stats = sub.add_parser("stats", help="what the index holds and how it was built")
+    stats = sub.add_parser(
+        "stats", help="what the index holds, how it was built, how fresh crawled pages are"
+    )
+    stats.add_argument("--pages", action="store_true", help="list every crawled page with its last fetch")
     common(stats)
     stats.set_defaults(handler=cmd_stats)
 
@@ -212,7 +339,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; user-fixable errors print one clear line and exit 2."""
     from pydantic import ValidationError
-    from rich.markup import escape
 
     from rag.errors import USER_ERRORS, error_sentence
 

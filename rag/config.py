@@ -96,6 +96,36 @@ class RagSettings(BaseSettings):
         0.8, gt=0.0, le=1.0, description="Word overlap above which a hit is a near-duplicate."
     )
 
+    crawl_user_agent: str = Field(
+        "VersaillesVisitorAssistant/0.1 (knowledge-base crawler; python -m rag crawl)",
+        min_length=1,
+        description="User-Agent of the crawler; robots.txt rules are matched against its first word.",
+    )
+    crawl_requests_per_second: float = Field(
+        2.0, gt=0.0, le=100.0, description="Most requests the crawler starts per second (robots.txt "
+        "Crawl-delay, when longer, wins).",
+    )  # fmt: skip
+    crawl_concurrency: int = Field(2, ge=1, le=16, description="Requests the crawler keeps in flight.")
+    crawl_timeout_seconds: float = Field(15.0, gt=0.0, description="Time limit of one crawler request.")
+    crawl_max_pages: int = Field(1000, ge=1, description="Most pages one crawl run fetches.")
+    crawl_max_page_bytes: int = Field(
+        2_000_000, ge=1000, description="Larger pages (and sitemaps over 10 times this) are skipped."
+    )
+    crawl_retries: int = Field(
+        1,
+        ge=0,
+        le=5,
+        description="Retries within a run of a page that failed transiently (timeout, 5xx, 429).",
+    )
+    crawl_max_retry_wait_seconds: float = Field(
+        30.0,
+        ge=0.0,
+        description="A Retry-After longer than this is not waited for: the page is retried next run.",
+    )
+    crawl_gone_after: int = Field(
+        2, ge=1, description="Runs in a row a page must answer 404/410 before its chunks are removed."
+    )
+
     @property
     def resolved_embedding_model(self) -> str:
         """The embedding model name, defaulting per provider."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from rag.crawl_scope import CrawlInputError
+from rag.crawler import CrawlError
 from rag.embeddings import EmbeddingConfigError, EmbeddingServiceError
 from rag.indexer import IndexInputError
 from rag.retriever import QueryError
@@ -15,6 +17,8 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     EmbeddingServiceError,
     QueryError,
     IndexInputError,
+    CrawlInputError,
+    CrawlError,
     FileNotFoundError,
 )
 

@@ -6,7 +6,7 @@ import logging
 import shlex
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,10 +17,10 @@ import numpy as np
 from rag.chunking import DocumentChunker
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.confine import AllowedRoots
-from rag.documents import Chunk, LoadIssue
+from rag.documents import Chunk, Document, LoadIssue
 from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
-from rag.loaders import load_sources
+from rag.loaders import LoadResult, load_sources, prepare_documents
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import (
     E5_PASSAGES_PER_SECOND,
@@ -32,6 +32,7 @@ from rag.store import (
 
 logger = logging.getLogger(__name__)
 
+# Planned chunks by id, text size per language, documents, load issues, records read.
 EMBED_GROUP = 64  # a progress update every few seconds at e5's ~8 passages/s on 2 cores
 
 
@@ -104,7 +105,11 @@ def plan_chunks(
     paths: Iterable[Path], settings: RagSettings, allowed: AllowedRoots | None = None
 ) -> ChunkPlan:
     """Load, clean, de-duplicate and chunk the corpus into the desired set of chunks by id."""
-    loaded = load_sources(paths, settings.max_record_chars, allowed)
+    return plan_loaded_chunks(load_sources(paths, settings.max_record_chars, allowed), settings)
+
+
+def plan_loaded_chunks(loaded: LoadResult, settings: RagSettings) -> ChunkPlan:
+    """Chunk documents already loaded and de-duplicated into the desired set of chunks by id."""
     chunker = DocumentChunker(settings.chunk_size, settings.chunk_overlap)
     chunks: dict[str, Chunk] = {}
     language_sizes: Counter[str] = Counter()
@@ -140,10 +145,9 @@ def index_corpus(
     failed to load (its chunks are not known to be gone). A path that does not exist or yields no
     document raises :class:`IndexInputError` before the index is touched. With ``allowed`` (the
     app), a path outside those roots raises :class:`PathNotAllowedError` and a file linking outside
-    them is skipped.
+    them is skipped. A run that would embed more than ``max_run_chunks`` is refused unchanged.
     """
     started = time.perf_counter()
-    progress = progress or SilentProgress()
     if allowed is not None:
         for path in paths:
             allowed.check(Path(path))
@@ -152,18 +156,68 @@ def index_corpus(
             f"{', '.join(missing_paths)} does not exist: nothing was indexed or removed (check the path)."
         )
     plan = plan_chunks(paths, settings, allowed)
-    chunks, issues = plan.chunks, plan.issues
-    for issue in issues:
-        logger.warning("Skipped %s", issue)
-    for cut in plan.cut:
-        logger.warning("Cut %s", cut)
-    if not chunks:
+    if not plan.chunks:
         raise IndexInputError(
             f"No document to index in {corpus_arguments(paths)}: nothing was indexed or removed "
             "(supported: .jsonl, .md, .markdown, .txt)."
         )
-    if len(chunks) > settings.max_run_chunks:
-        _check_run_size(len(chunks) if rebuild else _chunks_to_embed(chunks, settings), settings)
+    if len(plan.chunks) > settings.max_run_chunks:
+        _check_run_size(len(plan.chunks) if rebuild else _chunks_to_embed(plan.chunks, settings), settings)
+    return _apply_plan(
+        plan, settings, embedder, progress, rebuild=rebuild, prune=prune,
+        corpus_args=corpus_arguments(paths), started=started,
+    )  # fmt: skip
+
+
+def index_documents(
+    documents: list[Document],
+    settings: RagSettings,
+    embedder: Embedder | None = None,
+    progress: IndexProgress | None = None,
+    remove_sources: Collection[str] = (),
+) -> IndexReport:
+    """Index documents from another origin than files (crawled pages) through the same pipeline.
+
+    ``documents`` is the whole current set of that origin: they are de-duplicated, cleaned of
+    repeated passages and chunked as files are, so an unchanged set costs nothing. Chunks of other
+    documents are kept, except those whose every source is in ``remove_sources`` (pages gone).
+    """
+    started = time.perf_counter()
+    loaded = LoadResult(documents=prepare_documents(list(documents)), records_read=len(documents))
+    plan = plan_loaded_chunks(loaded, settings)
+    if not plan.chunks and not remove_sources:
+        raise IndexInputError("No document to index: nothing was indexed or removed.")
+    if len(plan.chunks) > settings.max_run_chunks:
+        _check_run_size(_chunks_to_embed(plan.chunks, settings), settings)
+    return _apply_plan(
+        plan, settings, embedder, progress, remove_sources=set(remove_sources), started=started
+    )
+
+
+def _apply_plan(
+    plan: ChunkPlan,
+    settings: RagSettings,
+    embedder: Embedder | None,
+    progress: IndexProgress | None,
+    *,
+    started: float,
+    rebuild: bool = False,
+    prune: bool = False,
+    corpus_args: str | None = None,
+    remove_sources: set[str] | None = None,
+) -> IndexReport:
+    """Bring the collection in line with the planned chunks: delete, re-label, embed what is new."""
+    progress = progress or SilentProgress()
+    chunks, language_sizes, n_documents, issues = (
+        plan.chunks,
+        plan.language_sizes,
+        plan.documents,
+        plan.issues,
+    )
+    for issue in issues:
+        logger.warning("Skipped %s", issue)
+    for cut in plan.cut:
+        logger.warning("Cut %s", cut)
     name = embedder.name if embedder else embedder_name(settings)
     if rebuild:
         client = _client_for_rebuild(settings)
@@ -171,19 +225,22 @@ def index_corpus(
     else:
         client = open_client(settings, create=True)
     store = ChunkStore.create(client, settings.collection, settings, name)
-    corpus_args = corpus_arguments(paths)
     store.check_embedder(name, settings=settings, corpus_args=corpus_args)
 
     existing = store.all_metadata()
     desired = {chunk_id: chunk.to_metadata() for chunk_id, chunk in chunks.items()}
     listed = {source for meta in desired.values() for source in _sources(meta)}
     unlisted = {i for i in set(existing) - set(chunks) if not _sources(existing[i]) & listed}
-    kept = unlisted if not prune or issues else set()
+    removed = {i for i in unlisted if remove_sources and _sources(existing[i]) - {""} <= remove_sources}
+    kept = unlisted - removed if not prune or issues else set()
     stale = sorted(set(existing) - set(chunks) - kept)
     missing = sorted(set(chunks) - set(existing))
     changed = sorted(i for i in set(chunks) & set(existing) if existing[i] != desired[i])
-    languages = main_languages(plan.language_sizes) or ["und"]
-    n_documents = plan.documents
+    # Chunks kept from other documents (files beside crawled pages) still weigh in the languages,
+    # which choose the BM25 stemmer: a crawl of an English site must not turn a French index English.
+    kept_sizes = Counter(str(existing[i].get("language") or "und") for i in kept)
+    language_sizes.update({language: count * settings.chunk_size for language, count in kept_sizes.items()})
+    languages = main_languages(language_sizes) or ["und"]
     report = IndexReport(
         documents=n_documents,
         records_read=plan.records_read,
@@ -264,7 +321,7 @@ def chunks_of_sources(sources: set[str], settings: RagSettings) -> list[str]:
     return sorted(owned)
 
 
-def remove_sources(sources: set[str], settings: RagSettings) -> int:
+def drop_sources(sources: set[str], settings: RagSettings) -> int:
     """Remove the chunks that only ``sources`` hold; returns how many. The lexical index follows."""
     ids = chunks_of_sources(sources, settings)
     if not ids:

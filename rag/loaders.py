@@ -55,8 +55,13 @@ def load_sources(
                 continue
             relative = file.relative_to(root) if root.is_dir() else Path(file.name)
             _load_file(file, relative, result, max_record_chars)
-    result.documents = strip_repeated_passages(deduplicate(result.documents))
+    result.documents = prepare_documents(result.documents)
     return result
+
+
+def prepare_documents(documents: list[Document]) -> list[Document]:
+    """De-duplicate, then drop passages repeated across documents: every source goes through this."""
+    return strip_repeated_passages(deduplicate(documents))
 
 
 def cap_text(text: str, limit: int) -> str:

@@ -1,11 +1,14 @@
-"""What the index holds and how it was built, one row per collection (CLI table, app sidebar)."""
+"""What the index holds, how it was built, and how fresh its crawled pages are (CLI, app sidebar)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from rag.config import RagSettings
+from rag.crawl_state import CrawlState, RunSummary, state_path
 from rag.store import ChunkStore, KnowledgeBaseError, open_client
 
 
@@ -36,3 +39,60 @@ def knowledge_base_stats(
             }
         )
     return rows
+
+
+@dataclass
+class SourceFreshness:
+    """When one crawled page was last fetched and last changed, and how its last visit went."""
+
+    url: str
+    live: bool
+    last_fetched: datetime | None
+    last_changed: datetime | None
+    last_outcome: str | None
+    reason: str | None
+
+
+@dataclass
+class CrawlFreshness:
+    """What the operator console shows of a collection's crawls: every page, and the last run."""
+
+    collection: str
+    sources: list[SourceFreshness] = field(default_factory=list)
+    last_run: RunSummary | None = None
+
+    @property
+    def oldest_fetch(self) -> datetime | None:
+        """The live page fetched longest ago (what a schedule should keep recent)."""
+        fetched = [source.last_fetched for source in self.sources if source.live and source.last_fetched]
+        return min(fetched) if fetched else None
+
+
+def crawl_freshness(settings: RagSettings, collection: str | None = None) -> CrawlFreshness | None:
+    """Last fetch per crawled source and the changes of the last crawl run; None if never crawled.
+
+    The operator console calls this (one collection); ``python -m rag stats`` prints it.
+    """
+    from rag.indexer import location_of
+
+    name = collection or settings.collection
+    path = state_path(settings.index_dir, location_of(settings), name)
+    if not path.exists():
+        return None
+    with CrawlState(path) as state:
+        sources = [
+            SourceFreshness(
+                url=page.url,
+                live=page.live,
+                last_fetched=_moment(page.fetched_at),
+                last_changed=_moment(page.changed_at),
+                last_outcome=page.last_outcome,
+                reason=page.last_reason,
+            )
+            for page in sorted(state.pages().values(), key=lambda page: page.url)
+        ]
+        return CrawlFreshness(name, sources, state.run_summary())
+
+
+def _moment(timestamp: float | None) -> datetime | None:
+    return datetime.fromtimestamp(timestamp, tz=UTC) if timestamp is not None else None

@@ -11,7 +11,7 @@ from pathlib import Path
 from rag.config import RagSettings
 from rag.confine import AllowedRoots
 from rag.embeddings import Embedder
-from rag.indexer import IndexReport, index_corpus, remove_sources, unlisted_chunks
+from rag.indexer import IndexReport, drop_sources, index_corpus, unlisted_chunks
 from rag.loaders import JSONL_SUFFIXES, TEXT_SUFFIXES, load_sources
 from rag.rate import EmbeddingRate
 from rag.store import IndexMissingError
@@ -102,7 +102,7 @@ def remove_upload(name: str, settings: RagSettings) -> int:
         raise UploadError(f"No uploaded file named {name!r}: nothing was removed.")
     sources = {source for document in load_sources([path]).documents for source in document.sources}
     try:
-        removed = remove_sources(sources, settings) if sources else 0
+        removed = drop_sources(sources, settings) if sources else 0
     except IndexMissingError:
         removed = 0
     path.unlink()
