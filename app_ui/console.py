@@ -6,6 +6,7 @@ the machine itself (see :func:`agents.app_support.console_access`).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from agents.visitor_view import visitor_answer
 from app_ui.conversation import get_service, load_service, stream_answer
 from app_ui.session import ensure_session, render_answer, render_question, start_session, take_question
 from rag.config import DEFAULT_CORPUS, RagSettings
-from rag.stats import knowledge_base_stats
+from rag.stats import crawl_freshness, knowledge_base_stats
 from rag.uploads import (
     UPLOAD_SUFFIXES,
     index_with_uploads,
@@ -158,6 +159,34 @@ def render_knowledge_base(settings: RagSettings) -> None:
             f"Collection `{row['collection']}` · embedding `{row['embedding_model']}` "
             f"({row['embedding_dimension']} dimensions) · corpus language "
             f"{', '.join(row['languages']) or '?'}{complete}"
+        )
+
+
+def render_crawl(settings: RagSettings) -> None:
+    """When each crawled page was last fetched and what the last crawl run changed."""
+    freshness = crawl_freshness(settings)
+    if freshness is None:
+        return
+    with st.expander(f"Website crawl ({len(freshness.sources)} pages)", icon=":material/travel_explore:"):
+        run = freshness.last_run
+        if run is not None:
+            started = datetime.fromtimestamp(run.started_at, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
+            outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(run.outcomes.items()))
+            st.markdown(f"**Last run** {started} · {run.requests} requests · {escape(outcomes or 'nothing')}")
+            for outcome, urls in sorted(run.changes.items()):
+                st.caption(f"{outcome}: " + ", ".join(escape(url) for url in urls[:20]))
+        st.dataframe(
+            [
+                {
+                    "page": source.url,
+                    "live": source.live,
+                    "last fetched": source.last_fetched,
+                    "last changed": source.last_changed,
+                    "last outcome": source.last_outcome or "",
+                }
+                for source in freshness.sources
+            ],
+            hide_index=True,
         )
 
 
@@ -293,6 +322,7 @@ def render_sidebar(service: AgentService | None) -> None:
         )
         settings = current_settings(service)[1]
         render_knowledge_base(settings)
+        render_crawl(settings)
         render_indexing(settings, service)
 
 

@@ -242,3 +242,36 @@ def test_uploads_are_listed_and_removed_with_their_chunks(indexed: Path, local_c
     assert at.sidebar.success[0].value.startswith("Removed site.jsonl and its 2 chunks")
     assert _chunks(at) == chunks_with_upload - 2
     assert "site.jsonl" not in " ".join(md.value for md in at.sidebar.markdown)
+
+
+def test_the_console_shows_when_each_crawled_page_was_fetched_and_the_last_run(
+    app_env: Path, local_console: None, no_network_leaks: None
+) -> None:
+    from rag import cli
+    from tests.local_site import LocalSite, serve_generated_site
+
+    with LocalSite() as site:
+        serve_generated_site(site, 4, per_sitemap=2)
+        assert (
+            cli.main(["crawl", site.url("/collection/"), "--index", str(app_env), "--rate", "50", "--quiet"])
+            == 0
+        )
+        del site.routes["/collection/item-1.html"]
+        for _ in range(2):  # gone twice: removed
+            assert (
+                cli.main(
+                    ["crawl", site.url("/collection/"), "--index", str(app_env), "--rate", "50", "--quiet"]
+                )
+                == 0
+            )
+
+    at = open_console()
+
+    [crawl] = [e for e in at.sidebar.expander if e.label.startswith("Website crawl")]
+    pages = crawl.dataframe[0].value
+    assert crawl.label == f"Website crawl ({len(pages)} pages)"
+    assert "**Last run**" in crawl.markdown[0].value and "removed" in crawl.markdown[0].value
+    items = pages[pages["page"].str.contains("/item-")]
+    assert list(items["page"]) == [site.url(f"/collection/item-{n}.html") for n in range(4)]
+    assert list(items["live"]) == [True, False, True, True]
+    assert items["last fetched"].notna().all()
