@@ -13,6 +13,7 @@ import os
 import re
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -153,128 +154,119 @@ def _screens(tmp_path: Path) -> Path:
 def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources(
     chromium: Path, app_url: str, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     japanese, english = Labels("ja"), Labels("en")
     shots = _screens(tmp_path)
-    requested: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
-        try:
-            context = browser.new_context(
-                viewport=PHONE, locale="ja-JP", device_scale_factor=2, is_mobile=True
-            )
-            page = context.new_page()
-            page.on("request", lambda request: requested.append(request.url))
-            page.goto(app_url)
-            expect(page.get_by_text(japanese["title"])).to_be_visible(timeout=60_000)
-            expect(page.get_by_test_id("stChatInputTextArea")).to_have_attribute(
-                "placeholder", japanese["placeholder"]
-            )
-            expect(page.get_by_text(japanese["examples"][0])).to_be_visible()
-            assert page.evaluate("() => window.scrollY") == 0, "the page opened scrolled down"
-            page.screenshot(path=shots / "phone-ja-1-start.png")
+    phone = {"viewport": PHONE, "locale": "ja-JP", "device_scale_factor": 2, "is_mobile": True}
+    with _browser_page(chromium, **phone) as page:
+        page.goto(app_url)
+        expect(page.get_by_text(japanese["title"])).to_be_visible(timeout=60_000)
+        expect(page.get_by_test_id("stChatInputTextArea")).to_have_attribute(
+            "placeholder", japanese["placeholder"]
+        )
+        expect(page.get_by_text(japanese["examples"][0])).to_be_visible()
+        assert page.evaluate("() => window.scrollY") == 0, "the page opened scrolled down"
+        page.screenshot(path=shots / "phone-ja-1-start.png")
 
-            answer = _ask(page, "宮殿の開館時間を教えてください。", 1, japanese["sources"])
-            expect(answer).to_contain_text("[1]")
-            _scroll_to_top_of(answer)
-            page.screenshot(path=shots / "phone-ja-2-answer.png")
-            source = answer.get_by_test_id("stExpander").first
-            source.click()
-            _scroll_to_top_of(source)
-            page.screenshot(path=shots / "phone-ja-3-source-opened.png")
+        answer = _ask(page, "宮殿の開館時間を教えてください。", 1, japanese["sources"])
+        expect(answer).to_contain_text("[1]")
+        _scroll_to_top_of(answer)
+        page.screenshot(path=shots / "phone-ja-2-answer.png")
+        source = answer.get_by_test_id("stExpander").first
+        source.click()
+        _scroll_to_top_of(source)
+        page.screenshot(path=shots / "phone-ja-3-source-opened.png")
 
-            text = _visible_text(page)
-            assert not FILE_PATH.search(text), FILE_PATH.search(text)
-            for key in ("title", "subtitle", "sources", "new_conversation", "offline_notice", "thinking"):
-                assert english[key] not in text, key
-            assert japanese["new_conversation"] in text
-            expect(page.get_by_test_id("stChatInputTextArea")).to_have_attribute(
-                "placeholder", japanese["placeholder"]
-            )
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "overflow"
-            assert not page.get_by_test_id("stSidebar").is_visible()
-        finally:
-            browser.close()
-    _assert_stayed_local(requested)
+        text = _visible_text(page)
+        assert not FILE_PATH.search(text), FILE_PATH.search(text)
+        for key in ("title", "subtitle", "sources", "new_conversation", "offline_notice", "thinking"):
+            assert english[key] not in text, key
+        assert japanese["new_conversation"] in text
+        expect(page.get_by_test_id("stChatInputTextArea")).to_have_attribute(
+            "placeholder", japanese["placeholder"]
+        )
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "overflow"
+        assert not page.get_by_test_id("stSidebar").is_visible()
 
 
 def test_a_french_visitor_on_a_desktop_then_a_hostile_passage(
     chromium: Path, app_url: str, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     french = Labels("fr")
     shots = _screens(tmp_path)
-    requested: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_context(viewport=DESKTOP, locale="fr-FR").new_page()
-            page.on("request", lambda request: requested.append(request.url))
-            page.goto(app_url)
-            expect(page.get_by_text(french["title"])).to_be_visible(timeout=60_000)
-            page.screenshot(path=shots / "desktop-fr-1-start.png")
+    with _browser_page(chromium, viewport=DESKTOP, locale="fr-FR") as page:
+        page.goto(app_url)
+        expect(page.get_by_text(french["title"])).to_be_visible(timeout=60_000)
+        page.screenshot(path=shots / "desktop-fr-1-start.png")
 
-            answer = _ask(page, "Quels sont les horaires d'ouverture du château ?", 1, french["sources"])
-            expect(answer).to_contain_text("[1]")
-            _scroll_to_top_of(answer)
-            page.screenshot(path=shots / "desktop-fr-2-answer.png")
-            source = answer.get_by_test_id("stExpander").first
-            source.click()
-            _scroll_to_top_of(source)
-            page.screenshot(path=shots / "desktop-fr-3-source-opened.png")
-            assert not FILE_PATH.search(_visible_text(page))
+        answer = _ask(page, "Quels sont les horaires d'ouverture du château ?", 1, french["sources"])
+        expect(answer).to_contain_text("[1]")
+        _scroll_to_top_of(answer)
+        page.screenshot(path=shots / "desktop-fr-2-answer.png")
+        source = answer.get_by_test_id("stExpander").first
+        source.click()
+        _scroll_to_top_of(source)
+        page.screenshot(path=shots / "desktop-fr-3-source-opened.png")
+        assert not FILE_PATH.search(_visible_text(page))
 
-            hostile = _ask(page, "Quand ouvre le pavillon des essais ?", 2, french["sources"])
-            hostile.get_by_test_id("stExpander").first.click()
-            expect(hostile).to_contain_text("attacker.example")  # shown as text, never fetched
-            expect(hostile.locator("img")).to_have_count(0)
-            expect(hostile.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
-            _scroll_to_top_of(hostile)
-            page.screenshot(path=shots / "desktop-fr-4-hostile-passage.png")
-        finally:
-            browser.close()
-    _assert_stayed_local(requested)
+        hostile = _ask(page, "Quand ouvre le pavillon des essais ?", 2, french["sources"])
+        hostile.get_by_test_id("stExpander").first.click()
+        expect(hostile).to_contain_text("attacker.example")  # shown as text, never fetched
+        expect(hostile.locator("img")).to_have_count(0)
+        expect(hostile.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
+        _scroll_to_top_of(hostile)
+        page.screenshot(path=shots / "desktop-fr-4-hostile-passage.png")
 
 
 def test_an_operator_opens_the_console_and_the_trace(chromium: Path, app_url: str, tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     shots = _screens(tmp_path)
+    with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
+        page.goto(f"{app_url}/console")
+        expect(page.get_by_text("Offline model: extractive answers")).to_be_visible(timeout=60_000)
+        expect(page.get_by_test_id("stSidebar")).to_contain_text("Chunks")
+        page.screenshot(path=shots / "console-1-start.png")
+
+        english = _ask(page, "How much is a ticket for the Palace?", 1)
+        steps = english.get_by_test_id("stExpander").first
+        steps.get_by_text("steps in").click()
+        expect(steps).to_contain_text("Critique, round 1")
+        page.screenshot(path=shots / "console-2-steps.png")
+
+        english.get_by_text("Trace inspector").click()
+        inspector = english.get_by_test_id("stExpander").last
+        expect(inspector.get_by_role("tab", name="Timeline")).to_be_visible()
+        expect(inspector).to_contain_text("Visitor's wait")
+        inspector.scroll_into_view_if_needed()
+        page.screenshot(path=shots / "console-3-trace-timeline.png")
+        inspector.get_by_role("tab", name="Retrieval").click()
+        expect(inspector).to_contain_text("Query:")
+        expect(inspector.locator("[data-testid=stDataFrame]:visible").first).to_be_visible()
+        page.wait_for_timeout(500)
+        page.screenshot(path=shots / "console-4-trace-retrieval.png")
+        inspector.get_by_role("tab", name="Graph").click()
+        drawing = inspector.get_by_test_id("stGraphVizChart")
+        expect(drawing.locator("svg")).to_be_visible(timeout=20_000)
+        drawing.scroll_into_view_if_needed()
+        page.screenshot(path=shots / "console-5-trace-graph.png")
+
+
+@contextmanager
+def _browser_page(chromium: Path, **context: Any) -> Iterator[Any]:
+    """A page of a fresh browser; every request it makes must stay on 127.0.0.1."""
+    from playwright.sync_api import sync_playwright
+
     requested: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
         try:
-            page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+            page = browser.new_context(**context).new_page()
             page.on("request", lambda request: requested.append(request.url))
-            page.goto(f"{app_url}/console")
-            expect(page.get_by_text("Offline model: extractive answers")).to_be_visible(timeout=60_000)
-            expect(page.get_by_test_id("stSidebar")).to_contain_text("Chunks")
-            page.screenshot(path=shots / "console-1-start.png")
-
-            english = _ask(page, "How much is a ticket for the Palace?", 1)
-            steps = english.get_by_test_id("stExpander").first
-            steps.get_by_text("steps in").click()
-            expect(steps).to_contain_text("Critique, round 1")
-            page.screenshot(path=shots / "console-2-steps.png")
-
-            english.get_by_text("Trace inspector").click()
-            inspector = english.get_by_test_id("stExpander").last
-            expect(inspector.get_by_role("tab", name="Timeline")).to_be_visible()
-            expect(inspector).to_contain_text("Visitor's wait")
-            inspector.scroll_into_view_if_needed()
-            page.screenshot(path=shots / "console-3-trace-timeline.png")
-            inspector.get_by_role("tab", name="Retrieval").click()
-            expect(inspector).to_contain_text("Query:")
-            expect(inspector.get_by_test_id("stDataFrame").first).to_be_visible()
-            page.wait_for_timeout(500)
-            page.screenshot(path=shots / "console-4-trace-retrieval.png")
-            inspector.get_by_role("tab", name="Graph").click()
-            drawing = inspector.get_by_test_id("stGraphVizChart")
-            expect(drawing.locator("svg")).to_be_visible(timeout=20_000)
-            drawing.scroll_into_view_if_needed()
-            page.screenshot(path=shots / "console-5-trace-graph.png")
+            yield page
         finally:
             browser.close()
     _assert_stayed_local(requested)
