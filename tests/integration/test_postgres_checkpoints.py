@@ -100,7 +100,9 @@ def test_a_failed_checkpoint_write_says_so_and_keeps_what_was_stored(
             "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
             "$$ BEGIN RAISE EXCEPTION 'disk full (simulated)'; END $$"
         )
-        admin.execute("CREATE TRIGGER refuse_writes BEFORE INSERT OR UPDATE ON checkpoints EXECUTE FUNCTION refuse()")
+        admin.execute(
+            "CREATE TRIGGER refuse_writes BEFORE INSERT OR UPDATE ON checkpoints EXECUTE FUNCTION refuse()"
+        )
 
         failed = service.ask("Ticket prices?", THREAD)
 
