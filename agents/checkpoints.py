@@ -121,28 +121,44 @@ def _open_postgres(url: str, settings: AgentSettings) -> Checkpoints:
     description = describe_postgres(url)
     connect_timeout = max(2, round(settings.checkpoint_timeout_seconds))  # libpq wants whole seconds
     options: dict[str, Any] = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+    pools: list[ConnectionPool[Any]] = []
     try:
         with psycopg.connect(url, connect_timeout=connect_timeout, **options) as connection:
             connection.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
             PostgresSaver(connection).setup()  # creates or migrates the tables; idempotent
             connection.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
-        pool: ConnectionPool[Any] = ConnectionPool(
-            url,
-            min_size=1,
-            max_size=settings.checkpoint_pool_size,
-            timeout=settings.checkpoint_timeout_seconds,
-            kwargs={**options, "connect_timeout": connect_timeout},
-            open=False,
-        )
-        pool.open(wait=True, timeout=settings.checkpoint_timeout_seconds)
+        # Two pools: a turn holds a lock connection for its whole length, and must never starve the
+        # checkpoint writes of the turns holding the others.
+        pools = [
+            ConnectionPool(
+                url,
+                min_size=1,
+                max_size=settings.checkpoint_pool_size,
+                timeout=settings.checkpoint_timeout_seconds,
+                kwargs={**options, "connect_timeout": connect_timeout},
+                open=False,
+                name=name,
+            )
+            for name in ("checkpoints", "turn-locks")
+        ]
+        for pool in pools:
+            pool.open(wait=True, timeout=settings.checkpoint_timeout_seconds)
     except psycopg.Error as error:
+        for pool in pools:
+            pool.close()
         raise CheckpointStoreError(
             f"{description} cannot be used for conversations ({failure_reason(error, url)}): "
             "check AGENT_CHECKPOINT_URL and that the server is running, or unset it to use the SQLite file."
         ) from error
+
+    def close() -> None:
+        for pool in pools:
+            pool.close()
+
+    savers, locks = pools
     return Checkpoints(
-        saver=PostgresSaver(pool),
-        shared_lock=AdvisoryTurnLocks(pool),
+        saver=PostgresSaver(savers),
+        shared_lock=AdvisoryTurnLocks(locks),
         description=description,
-        close=pool.close,
+        close=close,
     )

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -27,11 +27,13 @@ FILE_LOCK_STRIPES = 256  # lock files beside the SQLite file: bounded, whatever 
 
 
 class TurnBusy(RuntimeError):
-    """Another turn of the same conversation kept its lock longer than the wait allowed."""
+    """A turn could not start in time: another turn of its conversation held the lock, or no room."""
 
-    def __init__(self, waited: float) -> None:
+    def __init__(self, waited: float, message: str | None = None) -> None:
+        self.same_conversation = message is None  # else: the process had no room for another turn
         super().__init__(
-            f"Another answer in this conversation was still being written after {waited:g} s: "
+            message
+            or f"Another answer in this conversation was still being written after {waited:g} s: "
             "wait for it to finish, then ask again."
         )
 
@@ -121,27 +123,24 @@ class AdvisoryTurnLocks:
     """
 
     def __init__(self, pool: ConnectionPool[Any]) -> None:
-        self.pool = pool
+        self.pool = pool  # its own pool: turns holding locks must never starve the checkpoint writes
 
     @contextmanager
     def hold(self, thread_id: str, timeout: float) -> Iterator[None]:
         from psycopg import errors
+        from psycopg_pool import PoolTimeout
 
         key = int.from_bytes(thread_key(thread_id), "big", signed=True)
-        with self.pool.connection() as connection:
-            if timeout <= 0:
-                row = connection.execute("SELECT pg_try_advisory_lock(%s) AS taken", (key,)).fetchone()
-                if not row or not _first(row):
-                    raise TurnBusy(timeout)
-            else:
-                # lock_timeout bounds the wait for an advisory lock like any other lock.
-                connection.execute("SELECT set_config('lock_timeout', %s, false)", (f"{timeout * 1000:.0f}",))
-                try:
-                    connection.execute("SELECT pg_advisory_lock(%s)", (key,))
-                except errors.LockNotAvailable as error:
-                    raise TurnBusy(timeout) from error
-                finally:
-                    connection.execute("SELECT set_config('lock_timeout', '0', false)")
+        with ExitStack() as stack:
+            try:
+                connection = stack.enter_context(self.pool.connection(timeout=max(timeout, 0.1)))
+            except PoolTimeout as error:
+                raise TurnBusy(
+                    timeout,
+                    f"This app process is already answering {self.pool.max_size} conversations: ask "
+                    "again in a moment (operators: raise AGENT_CHECKPOINT_POOL_SIZE or add a replica).",
+                ) from error
+            _advisory_lock(connection, key, timeout)
             try:
                 yield
             finally:
@@ -149,6 +148,25 @@ class AdvisoryTurnLocks:
                     connection.execute("SELECT pg_advisory_unlock(%s)", (key,))
                 except errors.OperationalError:  # the session is gone, and its locks with it
                     logger.warning("The turn lock's connection was lost; PostgreSQL released the lock.")
+
+
+def _advisory_lock(connection: Any, key: int, timeout: float) -> None:
+    """Take the session-level advisory lock ``key``, waiting at most ``timeout`` seconds."""
+    from psycopg import errors
+
+    if timeout <= 0:  # lock_timeout 0 would mean "wait forever"
+        row = connection.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+        if not row or not _first(row):
+            raise TurnBusy(timeout)
+        return
+    # lock_timeout bounds the wait for an advisory lock like for any other lock.
+    connection.execute("SELECT set_config('lock_timeout', %s, false)", (f"{timeout * 1000:.0f}",))
+    try:
+        connection.execute("SELECT pg_advisory_lock(%s)", (key,))
+    except errors.LockNotAvailable as error:
+        raise TurnBusy(timeout) from error
+    finally:
+        connection.execute("SELECT set_config('lock_timeout', '0', false)")
 
 
 def _first(row: Any) -> Any:
@@ -172,5 +190,7 @@ class TurnLocks:
             try:
                 with shared:
                     yield
-            except TurnBusy:
-                raise TurnBusy(timeout) from None
+            except TurnBusy as busy:
+                if busy.same_conversation:  # say how long the visitor waited in all
+                    raise TurnBusy(timeout) from None
+                raise

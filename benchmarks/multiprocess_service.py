@@ -20,6 +20,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -66,8 +67,11 @@ def post_turn(port: int, thread: str, question: str) -> tuple[dict[str, Any], fl
     body = json.dumps({"thread": thread, "question": question}).encode("utf-8")
     request = urllib.request.Request(f"http://127.0.0.1:{port}/turn", data=body, method="POST")
     started = time.perf_counter()
-    with _OPENER.open(request, timeout=600) as response:
-        payload = json.loads(response.read())
+    try:
+        with _OPENER.open(request, timeout=600) as response:
+            payload = json.loads(response.read())
+    except urllib.error.HTTPError as error:  # the process failed the turn: counted, not fatal
+        payload = {"error": error.read().decode("utf-8", "replace") or f"HTTP {error.code}"}
     return payload, time.perf_counter() - started
 
 

@@ -36,7 +36,11 @@ def handler_for(service: AgentService) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-            result = service.ask(request["question"], request["thread"])
+            try:
+                result = service.ask(request["question"], request["thread"])
+            except Exception as error:  # noqa: BLE001 - counted as a failed turn by the benchmark
+                self._send(500, {"error": f"{type(error).__name__}: {error}"})
+                return
             if isinstance(result, FinalAnswer):
                 self._send(200, {"answer": result.answer})
             else:
@@ -45,11 +49,15 @@ def handler_for(service: AgentService) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the default 5 resets connections when 16 visitors arrive at once
+
+
 def main() -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     service = AgentService()
-    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler_for(service))
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", int(sys.argv[1])), handler_for(service))
     try:
         server.serve_forever(poll_interval=0.1)
     except KeyboardInterrupt:

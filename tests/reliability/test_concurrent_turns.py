@@ -144,3 +144,27 @@ def test_a_turn_kept_waiting_too_long_is_refused_and_loses_nothing(index_dir: Pa
     assert kept_turns(service) == [("A1", "Reply to A1 after 0 earlier questions")]
     assert isinstance(service.ask("B1", THREAD), FinalAnswer)
     assert [question for question, _ in kept_turns(service)] == ["A1", "B1"]
+
+
+def test_turns_beyond_the_pool_are_refused_in_a_sentence_not_starved(
+    index_dir: Path, postgres_url: str
+) -> None:
+    """Each PostgreSQL turn holds a lock connection; past the pool, a turn is refused, others finish."""
+    store = {"checkpoint_url": postgres_url, "checkpoint_pool_size": 2}
+    service = build_service({**spec(index_dir, store, "A", turn_wait_seconds=0.3), "delay": 1.5})
+    answers: list[Any] = []
+    holders = [
+        threading.Thread(target=lambda n=n: answers.append(service.ask("Q", f"visitor-{n}"))) for n in (1, 2)
+    ]
+    for holder in holders:
+        holder.start()
+    while len(service.turn_locks.local) < 2:
+        threading.Event().wait(0.01)
+
+    refused = service.ask("Q", "visitor-3")
+    for holder in holders:
+        holder.join(timeout=30)
+
+    assert isinstance(refused, ErrorOccurred)
+    assert "already answering 2 conversations" in refused.message
+    assert len(answers) == 2 and all(isinstance(answer, FinalAnswer) for answer in answers)
