@@ -94,7 +94,11 @@ class AgentSettings(BaseSettings):
         "app process; unset = the SQLite file. Secret: never shown.",
     )
     checkpoint_pool_size: int = Field(
-        20, ge=2, le=200, description="Most PostgreSQL connections one app process opens."
+        20,
+        ge=2,
+        le=200,
+        description="PostgreSQL: turns one app process answers at once; it opens two pools of this size "
+        "(checkpoint writes, and one connection per turn for its lock).",
     )
     checkpoint_timeout_seconds: float = Field(
         10.0, gt=0, le=300, description="Longest wait to connect to PostgreSQL or get a pooled connection."

@@ -148,7 +148,6 @@ class AgentService:
         except Exception as error:
             if not is_checkpoint_failure(error):
                 raise
-            logger.warning("Checkpoint write failed on %s: %s", self.store_description, failure_reason(error))
             yield ErrorOccurred(message=self._store_failure(error))
             return
         trace = values.get("trace", [])
@@ -174,6 +173,7 @@ class AgentService:
     def _store_failure(self, error: BaseException) -> str:
         url = self.settings.checkpoint_url
         reason = failure_reason(error, url.get_secret_value() if url else None)
+        logger.warning("Saving a turn in %s failed: %s", self.store_description, reason)
         return (
             f"This turn could not be saved in {self.store_description} ({reason}); everything saved "
             "before it is kept: ask again in a moment."

@@ -123,3 +123,4 @@ def test_the_standard_variables_send_the_turn_to_langsmith(
     posted = b"".join(body for method, _, body in received if method in {"POST", "PATCH"})
     assert b"versailles-assistant-test" in posted  # the runs of this turn, filed under the project
     assert b"Opening hours?" in posted
+    assert b"traced-visitor" in posted  # the thread id rides in the runs' metadata
