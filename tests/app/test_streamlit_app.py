@@ -199,3 +199,19 @@ def test_an_example_question_is_asked_when_clicked(indexed: Path) -> None:
 
     assert at.chat_message[0].markdown[0].value == "How much is a ticket for the Palace?"
     assert "**Sources**" in _assistant_text(at)
+
+
+def test_an_unreachable_checkpoint_database_is_one_sentence_without_the_password(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    password = "pw-s3cret-app"
+    monkeypatch.setenv(
+        "AGENT_CHECKPOINT_URL", f"postgresql://museum:{password}@127.0.0.1:{_closed_port()}/db"
+    )
+    monkeypatch.setenv("AGENT_CHECKPOINT_TIMEOUT_SECONDS", "2")
+
+    at = _ask(start_app(), "What are the opening hours?")
+
+    shown = [element.value for element in [*at.error, *at.warning]]
+    assert any("PostgreSQL at 127.0.0.1:" in text and "AGENT_CHECKPOINT_URL" in text for text in shown), shown
+    assert not any(password in text for text in shown)
