@@ -17,6 +17,7 @@ DEFAULT_CHAT_MODELS: dict[str, str] = {
 }
 # Our provider names where LangChain's init_chat_model spells them differently.
 LANGCHAIN_PROVIDER_NAMES = {"mistral": "mistralai"}
+OUR_PROVIDER_NAMES = {langchain: ours for ours, langchain in LANGCHAIN_PROVIDER_NAMES.items()}
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -174,7 +175,7 @@ class AgentSettings(BaseSettings):
         key or URL is configured, else offline. Mistral and OpenAI keep our names (mistral, openai)."""
         prefixed = self.model_provider_prefix
         if prefixed is not None:
-            return {"mistralai": "mistral"}.get(prefixed, prefixed)
+            return OUR_PROVIDER_NAMES.get(prefixed, prefixed)
         if self.provider is not None:
             return self.provider
         if self.mistral_api_key is not None:
