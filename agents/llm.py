@@ -86,6 +86,16 @@ def _status_code(error: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
+def _kind_by_class_name(error: BaseException) -> FailureKind | None:
+    """Other providers' SDKs (anthropic, groq, botocore, google) name their transport errors alike."""
+    names = [cls.__name__ for cls in type(error).__mro__]
+    if any("Timeout" in name or name == "DeadlineExceeded" for name in names):
+        return "timeout"
+    if any(name.endswith(("ConnectionError", "ConnectError")) for name in names):
+        return "unreachable"
+    return None
+
+
 def classify_failure(error: BaseException) -> FailureKind | None:
     """What went wrong in a provider call, from what either client raised; None: not a provider failure."""
     httpx_sse = sys.modules.get("httpx_sse")  # used by ChatMistralAI; none of these exist unless imported
@@ -96,6 +106,8 @@ def classify_failure(error: BaseException) -> FailureKind | None:
         return "timeout"
     if isinstance(error, ModelConnectionError | httpx.TransportError):
         return "unreachable"
+    if (by_name := _kind_by_class_name(error)) is not None:
+        return by_name
     status = _status_code(error)
     if status is not None and status >= 400:
         if status == 429:
@@ -399,8 +411,8 @@ def _provider_arguments(settings: AgentSettings) -> tuple[str, dict[str, Any]]:
         server = f"The OpenAI-compatible server at {base_url}" if base_url else "The OpenAI API"
         return server, {
             **common,
-            "api_key": settings.openai_api_key
-            or "not-needed",  # local servers ignore it; the client needs one
+            # Local servers ignore the key; the client requires one.
+            "api_key": settings.openai_api_key or "not-needed",
             "base_url": base_url,
             # Compatible servers (Ollama, vLLM, LM Studio) speak Chat Completions, not the Responses API.
             "use_responses_api": False if base_url else None,

@@ -582,3 +582,22 @@ def test_agent_provider_and_a_different_prefix_are_refused_in_one_sentence() -> 
     assert error_sentence(raised.value).startswith(
         "AGENT_PROVIDER=mistral and AGENT_MODEL=openai:gpt-4.1-mini name different providers"
     )
+
+
+def test_other_sdks_transport_errors_are_classified_by_their_names() -> None:
+    """Anthropic, Groq (Stainless SDKs), botocore and google-api-core name these errors alike."""
+    from agents.llm import classify_failure
+
+    class APIConnectionError(Exception): ...
+
+    class APITimeoutError(APIConnectionError): ...
+
+    class EndpointConnectionError(Exception): ...
+
+    class DeadlineExceeded(Exception): ...
+
+    assert classify_failure(APITimeoutError("request timed out")) == "timeout"
+    assert classify_failure(DeadlineExceeded("504")) == "timeout"
+    assert classify_failure(APIConnectionError("connection refused")) == "unreachable"
+    assert classify_failure(EndpointConnectionError("no route")) == "unreachable"
+    assert classify_failure(RuntimeError("a bug in a tool")) is None
