@@ -74,6 +74,7 @@ bench: setup
 	$(BIN)/python -m benchmarks.indexing_speed
 	$(BIN)/python -m benchmarks.agent_quality
 	$(BIN)/python -m benchmarks.crawl_speed
+	$(BIN)/python -m benchmarks.multiprocess_service
 
 clean:
 	rm -rf .rag_index .agent_state .pytest_cache .mypy_cache .ruff_cache

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from agents.checkpoints import CheckpointStoreError
 from agents.config import AgentSettings
 from agents.events import AgentEvent, ErrorOccurred
 from agents.llm import ProviderError
@@ -39,7 +40,12 @@ EXAMPLE_QUESTIONS: list[tuple[str, str]] = [
     ("Italiano", "Si possono noleggiare barche sul Grand Canal?"),
 ]
 
-SERVICE_ERRORS: tuple[type[Exception], ...] = (*USER_ERRORS, ProviderError, ValidationError)
+SERVICE_ERRORS: tuple[type[Exception], ...] = (
+    *USER_ERRORS,
+    ProviderError,
+    CheckpointStoreError,
+    ValidationError,
+)
 INDEXING_ERRORS: tuple[type[Exception], ...] = (*SERVICE_ERRORS, ValueError)  # an unreadable upload too
 INDEX_HINT = "An operator can also index documents from the operator console."
 
@@ -93,7 +99,7 @@ def service_key() -> str:
     agent, rag = AgentSettings(), RagSettings()
     secrets = [
         hashlib.sha256(secret.get_secret_value().encode()).hexdigest()
-        for secret in (agent.mistral_api_key, agent.openai_api_key)
+        for secret in (agent.mistral_api_key, agent.openai_api_key, agent.checkpoint_url)
         if secret is not None
     ]
     described = "|".join([agent.model_dump_json(), rag.model_dump_json(), *secrets])

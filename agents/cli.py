@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     from pydantic import ValidationError
     from rich.markup import escape
 
+    from agents.checkpoints import CheckpointStoreError
     from agents.llm import ProviderError
     from rag.errors import USER_ERRORS, error_sentence
 
@@ -136,6 +137,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bm25s").setLevel(logging.WARNING)
     try:
         return int(args.handler(args))
-    except (*USER_ERRORS, ProviderError, ValidationError) as error:  # type: ignore[misc]
+    except (*USER_ERRORS, ProviderError, CheckpointStoreError, ValidationError) as error:  # type: ignore[misc]
         errors.print(f"[red]error:[/] {escape(error_sentence(error))}")
         return 2

@@ -10,11 +10,22 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ChatProvider = Literal["mistral", "openai", "offline"]
 
-DEFAULT_CHAT_MODELS: dict[ChatProvider, str] = {
+DEFAULT_CHAT_MODELS: dict[str, str] = {
     "mistral": "mistral-small-latest",
     "openai": "gpt-4o-mini",
     "offline": "offline-extractive",
 }
+# Our provider names where LangChain's init_chat_model spells them differently.
+LANGCHAIN_PROVIDER_NAMES = {"mistral": "mistralai"}
+OUR_PROVIDER_NAMES = {langchain: ours for ours, langchain in LANGCHAIN_PROVIDER_NAMES.items()}
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def langchain_providers() -> frozenset[str]:
+    """The ``provider`` prefixes ``init_chat_model`` accepts in ``provider:model``."""
+    from langchain.chat_models import base
+
+    return frozenset(base._BUILTIN_PROVIDERS)
 
 
 class AgentSettings(BaseSettings):
@@ -25,7 +36,11 @@ class AgentSettings(BaseSettings):
     provider: ChatProvider | None = Field(
         None, description="mistral, openai or offline; unset = chosen from the keys that are set."
     )
-    model: str | None = Field(None, description="Chat model name; default per provider.")
+    model: str | None = Field(
+        None,
+        description="Chat model name, default per provider; or `provider:model` for any provider LangChain's "
+        "init_chat_model knows (e.g. `mistralai:mistral-small-latest`, `anthropic:claude-sonnet-4-5`).",
+    )
     mistral_api_key: SecretStr | None = Field(
         None, validation_alias="MISTRAL_API_KEY", description="Mistral API key."
     )
@@ -71,7 +86,29 @@ class AgentSettings(BaseSettings):
         "calibrated for the embedder (0.96 for multilingual-e5-small, 0.85 otherwise).",
     )
     checkpoint_path: Path = Field(
-        Path(".agent_state/checkpoints.sqlite"), description="SQLite file of conversation checkpoints."
+        Path(".agent_state/checkpoints.sqlite"),
+        description="SQLite file of conversation checkpoints (used when AGENT_CHECKPOINT_URL is unset).",
+    )
+    checkpoint_url: SecretStr | None = Field(
+        None,
+        description="postgresql://user:password@host:port/db: conversations in PostgreSQL, shared by every "
+        "app process; unset = the SQLite file. Secret: never shown.",
+    )
+    checkpoint_pool_size: int = Field(
+        20,
+        ge=2,
+        le=200,
+        description="PostgreSQL: turns one app process answers at once; it opens two pools of this size "
+        "(checkpoint writes, and one connection per turn for its lock).",
+    )
+    checkpoint_timeout_seconds: float = Field(
+        10.0, gt=0, le=300, description="Longest wait to connect to PostgreSQL or get a pooled connection."
+    )
+    turn_wait_seconds: float = Field(
+        30.0,
+        ge=0,
+        le=600,
+        description="Longest wait for another turn of the same conversation to finish before refusing.",
     )
 
     @field_validator(
@@ -81,6 +118,7 @@ class AgentSettings(BaseSettings):
         "mistral_base_url",
         "openai_api_key",
         "openai_base_url",
+        "checkpoint_url",
         mode="before",
     )
     @classmethod
@@ -89,6 +127,25 @@ class AgentSettings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+    @field_validator("checkpoint_url")
+    @classmethod
+    def _postgres_only(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(POSTGRES_SCHEMES):
+            raise ValueError("it must start with postgresql:// (unset it to keep the SQLite file)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_provider_named(self) -> Self:
+        """``AGENT_PROVIDER`` and a ``provider:`` prefix in ``AGENT_MODEL`` must not disagree."""
+        prefixed = self.model_provider_prefix
+        named = LANGCHAIN_PROVIDER_NAMES.get(self.provider, self.provider) if self.provider else None
+        if prefixed is not None and named is not None and named != prefixed:
+            raise ValueError(
+                f"AGENT_PROVIDER={self.provider} and AGENT_MODEL={self.model} name different "
+                "providers; unset AGENT_PROVIDER or drop the prefix"
+            )
+        return self
 
     @model_validator(mode="after")
     def _enough_steps_for_the_rounds(self) -> Self:
@@ -102,8 +159,23 @@ class AgentSettings(BaseSettings):
         return self
 
     @property
-    def resolved_provider(self) -> ChatProvider:
-        """The provider asked for, else the first one whose key or URL is configured, else offline."""
+    def model_provider_prefix(self) -> str | None:
+        """The LangChain provider named by ``AGENT_MODEL=provider:model``, if it has such a prefix.
+
+        Only a provider LangChain knows counts, so an Ollama model such as ``mistral:7b`` stays a name.
+        """
+        if self.model is None or ":" not in self.model:
+            return None
+        prefix = self.model.split(":", 1)[0]
+        return prefix if prefix in langchain_providers() else None
+
+    @property
+    def resolved_provider(self) -> str:
+        """``AGENT_MODEL``'s ``provider:`` prefix, else the provider asked for, else the first one whose
+        key or URL is configured, else offline. Mistral and OpenAI keep our names (mistral, openai)."""
+        prefixed = self.model_provider_prefix
+        if prefixed is not None:
+            return OUR_PROVIDER_NAMES.get(prefixed, prefixed)
         if self.provider is not None:
             return self.provider
         if self.mistral_api_key is not None:
@@ -113,6 +185,14 @@ class AgentSettings(BaseSettings):
         return "offline"
 
     @property
+    def langchain_provider(self) -> str:
+        """The resolved provider as ``init_chat_model`` names it."""
+        provider = self.resolved_provider
+        return LANGCHAIN_PROVIDER_NAMES.get(provider, provider)
+
+    @property
     def resolved_model(self) -> str:
-        """The chat model name, defaulting per resolved provider."""
+        """The chat model name (without a ``provider:`` prefix), defaulting per resolved provider."""
+        if self.model_provider_prefix is not None and self.model is not None:
+            return self.model.split(":", 1)[1]
         return self.model or DEFAULT_CHAT_MODELS[self.resolved_provider]

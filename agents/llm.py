@@ -1,8 +1,11 @@
-"""The one place chat models are built: Mistral, OpenAI (or compatible) and offline, same retry policy.
+"""The one place chat models are built: any LangChain provider through ``init_chat_model``, one retry policy.
 
-Both clients are built with their own retries switched off (ChatMistralAI would retry only lost
-connections, ChatOpenAI its own set of statuses) and subclassed with :class:`RetryingChatModel`,
-which retries ``_generate`` / ``_agenerate`` / ``_stream`` / ``_astream`` the same way for both.
+``AGENT_MODEL=provider:model`` (``mistralai:…``, ``openai:…``, ``anthropic:…``: any provider
+``init_chat_model`` knows whose integration package is installed) or the provider chosen from the
+keys; the offline model when no key is set. Every client is built with its own retries switched off
+(ChatMistralAI would retry only lost connections, ChatOpenAI its own set of statuses) and re-homed
+in a subclass of its own class with :class:`RetryingChatModel` in front, which retries ``_generate`` /
+``_agenerate`` / ``_stream`` / ``_astream`` the same way for all and turns failures into one sentence.
 Retrying inside the model, rather than with ``.with_retry()``, keeps a ``BaseChatModel``: ``bind_tools``,
 ``with_structured_output`` and streaming callbacks keep working and keep retrying.
 """
@@ -13,10 +16,11 @@ import functools
 import json
 import logging
 import math
+import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal, cast
 
 import httpx
 import tenacity
@@ -29,10 +33,6 @@ from pydantic import BaseModel, ConfigDict, SecretStr
 
 from agents.config import AgentSettings
 
-if TYPE_CHECKING:
-    from langchain_mistralai import ChatMistralAI
-    from langchain_openai import ChatOpenAI
-
 logger = logging.getLogger(__name__)
 
 FailureKind = Literal["rate_limited", "server_error", "timeout", "unreachable", "rejected", "malformed"]
@@ -43,7 +43,7 @@ _MESSAGES: dict[str, str] = {
     "rate_limited": "{server} was still rate-limiting requests (HTTP 429){tried}: "
     "wait a minute and try again, or use a plan with higher limits.",
     "server_error": "{server} kept failing with a server error ({code}){tried}: "
-    "try again later, or choose another provider with AGENT_PROVIDER.",
+    "try again later, or choose another provider with AGENT_PROVIDER or AGENT_MODEL.",
     "timeout": "{server} did not answer within {timeout:g} s{tried}: "
     "try again, or raise AGENT_REQUEST_TIMEOUT_SECONDS.",
     "unreachable": "{server} could not be reached or dropped the connection{tried}: "
@@ -86,6 +86,16 @@ def _status_code(error: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
+def _kind_by_class_name(error: BaseException) -> FailureKind | None:
+    """Other providers' SDKs (anthropic, groq, botocore, google) name their transport errors alike."""
+    names = [cls.__name__ for cls in type(error).__mro__]
+    if any("Timeout" in name or name == "DeadlineExceeded" for name in names):
+        return "timeout"
+    if any(name.endswith(("ConnectionError", "ConnectError")) for name in names):
+        return "unreachable"
+    return None
+
+
 def classify_failure(error: BaseException) -> FailureKind | None:
     """What went wrong in a provider call, from what either client raised; None: not a provider failure."""
     httpx_sse = sys.modules.get("httpx_sse")  # used by ChatMistralAI; none of these exist unless imported
@@ -96,6 +106,8 @@ def classify_failure(error: BaseException) -> FailureKind | None:
         return "timeout"
     if isinstance(error, ModelConnectionError | httpx.TransportError):
         return "unreachable"
+    if (by_name := _kind_by_class_name(error)) is not None:
+        return by_name
     status = _status_code(error)
     if status is not None and status >= 400:
         if status == 429:
@@ -114,9 +126,12 @@ class RetryPolicy(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    provider: Literal["mistral", "openai"]
+    provider: str
     server: str
     model: str
+    api: str = "OpenAI"  # the wire format, for "a server speaking the … API"
+    key_variable: str = "OPENAI_API_KEY"
+    url_variable: str = "OPENAI_BASE_URL"
     max_retries: int
     initial_wait_seconds: float
     max_wait_seconds: float
@@ -182,9 +197,9 @@ class RetryPolicy(BaseModel):
             tried=" in the middle of a streamed answer" if attempts is None else tried,
             timeout=self.timeout_seconds,
             model=self.model,
-            api=API_NAMES[self.provider],
-            key_variable=f"{self.provider.upper()}_API_KEY",
-            url_variable=f"{self.provider.upper()}_BASE_URL",
+            api=self.api,
+            key_variable=self.key_variable,
+            url_variable=self.url_variable,
         )
         return ProviderError(
             message, provider=self.provider, kind=kind, status_code=status, attempts=attempts or 1
@@ -309,100 +324,155 @@ def _tool_arguments_as_strings(response: Any) -> Any:
     return response
 
 
-@functools.cache
-def _retrying_mistral_class() -> type[ChatMistralAI]:
-    from langchain_mistralai import ChatMistralAI
+class ToolArgumentsAsStrings:
+    """A mixin for ChatMistralAI: reads tool arguments that a compatible server sent as JSON objects."""
 
-    # ChatMistralAI._generate takes an extra, unused `stream` argument that mypy reports as a conflict.
-    class RetryingChatMistralAI(RetryingChatModel, ChatMistralAI):  # type: ignore[misc]
-        """ChatMistralAI with the shared retry policy; reads tool arguments sent as objects."""
-
-        def _create_chat_result(self, response: dict) -> ChatResult:
-            return super()._create_chat_result(_tool_arguments_as_strings(response))
-
-    return RetryingChatMistralAI
+    def _create_chat_result(self, response: dict) -> ChatResult:
+        return super()._create_chat_result(_tool_arguments_as_strings(response))  # type: ignore[misc]
 
 
 @functools.cache
-def _retrying_openai_class() -> type[ChatOpenAI]:
-    from langchain_openai import ChatOpenAI
+def retrying_class(base: type[BaseChatModel]) -> type[BaseChatModel]:
+    """``base`` (any LangChain chat model class) with :class:`RetryingChatModel` in front of its calls."""
+    mistral = sys.modules.get("langchain_mistralai")
+    mixins: tuple[type, ...] = (RetryingChatModel,)
+    if mistral is not None and issubclass(base, mistral.ChatMistralAI):
+        mixins += (ToolArgumentsAsStrings,)
+    namespace = {"__module__": __name__, "__doc__": f"{base.__name__} with the shared retry policy."}
+    return cast(type[BaseChatModel], type(f"Retrying{base.__name__}", (*mixins, base), namespace))
 
-    class RetryingChatOpenAI(RetryingChatModel, ChatOpenAI):
-        """ChatOpenAI with the shared retry policy."""
 
-    return RetryingChatOpenAI
+def with_retries(model: BaseChatModel, policy: RetryPolicy) -> BaseChatModel:
+    """The same model, same fields and clients, as an instance of its class with retries mixed in.
+
+    ``init_chat_model`` builds the provider's own class; this re-homes the validated instance in
+    :func:`retrying_class` of it without building it (or its HTTP clients) a second time.
+    """
+    retrying = retrying_class(type(model)).model_construct(
+        _fields_set={*model.model_fields_set, "retry_policy"}, **model.__dict__, retry_policy=policy
+    )
+    if model.__pydantic_private__:
+        object.__setattr__(retrying, "__pydantic_private__", dict(model.__pydantic_private__))
+    return retrying
 
 
-def _policy(settings: AgentSettings, provider: Literal["mistral", "openai"], server: str) -> RetryPolicy:
+def _policy(settings: AgentSettings, server: str) -> RetryPolicy:
+    provider = settings.resolved_provider
+    key_variable = f"{provider.upper()}_API_KEY"
+    configured = (settings.mistral_api_key, settings.openai_api_key)
+    from_environment = os.environ.get(key_variable)  # a key another integration reads by itself
+    secrets = [*configured, SecretStr(from_environment) if from_environment else None]
     return RetryPolicy(
         provider=provider,
         server=server,
         model=settings.resolved_model,
+        api=API_NAMES.get(provider, provider.replace("_", " ").title()),
+        key_variable=key_variable,
+        url_variable=f"{provider.upper()}_BASE_URL" if provider in API_NAMES else "the provider's endpoint",
         max_retries=settings.max_retries,
         initial_wait_seconds=settings.retry_initial_wait_seconds,
         max_wait_seconds=settings.retry_max_wait_seconds,
         timeout_seconds=settings.request_timeout_seconds,
-        secrets=tuple(key for key in (settings.mistral_api_key, settings.openai_api_key) if key is not None),
+        secrets=tuple(secret for secret in secrets if secret is not None),
     )
 
 
-def _build_mistral(settings: AgentSettings) -> BaseChatModel:
-    base_url = settings.mistral_base_url
-    if settings.mistral_api_key is None and base_url is None:
+def _not_configured(provider: str, key: str, url: str) -> ProviderError:
+    return ProviderError(
+        f"AGENT_PROVIDER={provider} needs {key} (or {url} for a local server) in .env.",
+        provider=provider,
+        kind="not_configured",
+    )
+
+
+def _provider_arguments(settings: AgentSettings) -> tuple[str, dict[str, Any]]:
+    """The server's name for sentences, and what ``init_chat_model`` passes to the provider's class.
+
+    ``timeout`` and ``max_retries`` are LangChain's standard parameters: every integration takes them.
+    """
+    provider = settings.resolved_provider
+    common: dict[str, Any] = {
+        "temperature": settings.temperature,
+        "timeout": settings.request_timeout_seconds,
+        "max_retries": 0,  # ours are in RetryingChatModel
+    }
+    if provider == "mistral":
+        base_url = settings.mistral_base_url
+        if settings.mistral_api_key is None and base_url is None:
+            raise _not_configured(provider, "MISTRAL_API_KEY", "MISTRAL_BASE_URL")
+        server = f"The Mistral-compatible server at {base_url}" if base_url else "The Mistral API"
+        # ChatMistralAI's timeout is whole seconds; the exact value is set on its clients afterwards.
+        common["timeout"] = math.ceil(settings.request_timeout_seconds)
+        return server, {**common, "api_key": settings.mistral_api_key or "not-needed", "endpoint": base_url}
+    if provider == "openai":
+        base_url = settings.openai_base_url
+        if settings.openai_api_key is None and base_url is None:
+            raise _not_configured(provider, "OPENAI_API_KEY", "OPENAI_BASE_URL")
+        server = f"The OpenAI-compatible server at {base_url}" if base_url else "The OpenAI API"
+        return server, {
+            **common,
+            # Local servers ignore the key; the client requires one.
+            "api_key": settings.openai_api_key or "not-needed",
+            "base_url": base_url,
+            # Compatible servers (Ollama, vLLM, LM Studio) speak Chat Completions, not the Responses API.
+            "use_responses_api": False if base_url else None,
+        }
+    return f"The {provider} provider", common  # its integration reads its own key and endpoint variables
+
+
+def integration_package(provider: str) -> str:
+    """The PyPI package holding ``provider``'s chat model class, as ``init_chat_model`` imports it."""
+    from langchain.chat_models import base
+
+    module = base._BUILTIN_PROVIDERS[provider][0]
+    return module.split(".", 1)[0].replace("_", "-")
+
+
+def _init_chat_model(
+    settings: AgentSettings, arguments: dict[str, Any], policy: RetryPolicy
+) -> BaseChatModel:
+    """``init_chat_model`` for the resolved provider; a missing package or bad setting is one sentence."""
+    from langchain.chat_models import init_chat_model
+
+    provider, model = settings.langchain_provider, settings.resolved_model
+    try:
+        return init_chat_model(model, model_provider=provider, **arguments)
+    except ImportError:
         raise ProviderError(
-            "AGENT_PROVIDER=mistral needs MISTRAL_API_KEY (or MISTRAL_BASE_URL for a local server) in .env.",
-            provider="mistral",
+            f"AGENT_MODEL={provider}:{model} needs LangChain's integration for {provider}: install it with "
+            f"pip install -c constraints.txt {integration_package(provider)}.",
+            provider=settings.resolved_provider,
             kind="not_configured",
-        )
-    server = f"The Mistral-compatible server at {base_url}" if base_url else "The Mistral API"
-    model = _retrying_mistral_class()(
-        model=settings.resolved_model,
-        api_key=settings.mistral_api_key or "not-needed",
-        endpoint=base_url,
-        temperature=settings.temperature,
-        timeout=math.ceil(settings.request_timeout_seconds),  # the field is an int; exact value set below
-        max_retries=0,  # ours are in RetryingChatModel
-        retry_policy=_policy(settings, "mistral", server),
-    )
-    model.client.timeout = httpx.Timeout(settings.request_timeout_seconds)
-    model.async_client.timeout = httpx.Timeout(settings.request_timeout_seconds)
-    return model
-
-
-def _build_openai(settings: AgentSettings) -> BaseChatModel:
-    base_url = settings.openai_base_url
-    if settings.openai_api_key is None and base_url is None:
+        ) from None
+    except (ValueError, TypeError) as error:  # pydantic's ValidationError is a ValueError
+        detail = policy.scrub(" ".join(str(error).split()))[:200]
         raise ProviderError(
-            "AGENT_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server) in .env.",
-            provider="openai",
+            f"The {provider} chat model could not be set up ({detail}): check AGENT_MODEL and "
+            f"{policy.key_variable}.",
+            provider=settings.resolved_provider,
             kind="not_configured",
-        )
-    server = f"The OpenAI-compatible server at {base_url}" if base_url else "The OpenAI API"
-    return _retrying_openai_class()(
-        model=settings.resolved_model,
-        api_key=settings.openai_api_key or "not-needed",  # local servers ignore it, the client requires one
-        base_url=base_url,
-        temperature=settings.temperature,
-        timeout=settings.request_timeout_seconds,
-        max_retries=0,  # ours are in RetryingChatModel
-        # Compatible servers (Ollama, vLLM, LM Studio) speak Chat Completions, not the Responses API.
-        use_responses_api=False if base_url else None,
-        retry_policy=_policy(settings, "openai", server),
-    )
+        ) from None
 
 
 def build_chat_model(settings: AgentSettings, offline_factory: OfflineFactory | None = None) -> BaseChatModel:
-    """The chat model the settings ask for; provider packages are imported only when chosen."""
-    provider = settings.resolved_provider
-    if provider == "mistral":
-        return _build_mistral(settings)
-    if provider == "openai":
-        return _build_openai(settings)
-    if offline_factory is None:
-        raise ProviderError(
-            "The offline model is not available yet: set MISTRAL_API_KEY, OPENAI_API_KEY or "
-            "OPENAI_BASE_URL in .env to use a hosted or local model.",
-            provider="offline",
-            kind="not_configured",
-        )
-    return offline_factory(settings)
+    """The chat model the settings ask for, built by LangChain's ``init_chat_model`` with our retries.
+
+    Provider packages are imported only when chosen; the offline model needs no key and no package.
+    """
+    if settings.resolved_provider == "offline":
+        if offline_factory is None:
+            raise ProviderError(
+                "The offline model is not available yet: set MISTRAL_API_KEY, OPENAI_API_KEY or "
+                "OPENAI_BASE_URL in .env to use a hosted or local model.",
+                provider="offline",
+                kind="not_configured",
+            )
+        return offline_factory(settings)
+    server, arguments = _provider_arguments(settings)
+    policy = _policy(settings, server)
+    model = with_retries(_init_chat_model(settings, arguments, policy), policy)
+    if settings.resolved_provider == "mistral":  # ChatMistralAI's own field holds whole seconds only
+        timeout = httpx.Timeout(settings.request_timeout_seconds)
+        model.client.timeout = timeout  # type: ignore[attr-defined]
+        model.async_client.timeout = timeout  # type: ignore[attr-defined]
+    return model

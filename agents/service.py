@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 
+from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
 from agents.deps import AgentDeps
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
@@ -20,6 +20,7 @@ from agents.search_log import SearchLog
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.turn_events import TurnEvents
+from agents.turn_locks import TurnBusy, TurnLocks
 from rag.config import RagSettings
 from rag.embeddings import same_query_threshold
 from rag.retriever import HybridRetriever
@@ -88,7 +89,15 @@ class AgentService:
             duplicate_query_threshold=self.settings.duplicate_query_threshold
             or same_query_threshold(retriever_.embedder.name),
         )
-        self.graph = build_graph(deps, checkpointer if checkpointer is not None else self._sqlite_saver())
+        # A checkpointer given by the caller (tests) is private to this process: in-process locks suffice.
+        self.checkpoints: Checkpoints | None = (
+            None if checkpointer is not None else open_checkpoints(self.settings)
+        )
+        self.turn_locks = TurnLocks(self.checkpoints.shared_lock if self.checkpoints else None)
+        self.store_description = (
+            self.checkpoints.description if self.checkpoints else "the conversation store"
+        )
+        self.graph = build_graph(deps, checkpointer if self.checkpoints is None else self.checkpoints.saver)
 
     def _offline_model(self, settings: AgentSettings) -> BaseChatModel:
         """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
@@ -96,12 +105,10 @@ class AgentService:
 
         return OfflineChatModel(embedder=self.retriever.embedder)
 
-    def _sqlite_saver(self) -> Any:
-        from langgraph.checkpoint.sqlite import SqliteSaver
-
-        path = self.settings.checkpoint_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
+    def close(self) -> None:
+        """Close the conversation store's connections (a service is usually kept for the process's life)."""
+        if self.checkpoints is not None:
+            self.checkpoints.close()
 
     def stream(self, question: str, thread_id: str = "default") -> Iterator[AgentEvent]:
         """Events of one turn: nodes, tool calls and results, answer tokens, then the answer."""
@@ -118,6 +125,18 @@ class AgentService:
                 kind="question_too_long",
             )
             return
+        try:
+            with self.turn_locks.hold(thread_id, self.settings.turn_wait_seconds):
+                yield from self._turn(question, thread_id)
+        except TurnBusy as busy:
+            yield ErrorOccurred(message=str(busy))
+        except Exception as error:  # the shared lock lives in the store too (a pooled connection)
+            if not is_checkpoint_failure(error):
+                raise
+            yield ErrorOccurred(message=self._store_failure(error))
+
+    def _turn(self, question: str, thread_id: str) -> Iterator[AgentEvent]:
+        """One turn, the thread's lock held: stream the graph, then read the answer from its state."""
         started = time.perf_counter()
         turn = TurnEvents(self.searches)
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
@@ -126,10 +145,15 @@ class AgentService:
                 {"messages": [HumanMessage(question)]}, config, stream_mode=["tasks", "updates", "messages"]
             ):
                 yield from turn.events(mode, chunk)
+            values = self.graph.get_state(config).values
         except ProviderError as error:
             yield ErrorOccurred(message=str(error), kind="provider")
             return
-        values = self.graph.get_state(config).values
+        except Exception as error:
+            if not is_checkpoint_failure(error):
+                raise
+            yield ErrorOccurred(message=self._store_failure(error))
+            return
         trace = values.get("trace", [])
         citations = values.get("citations", [])
         seconds = time.perf_counter() - started
@@ -153,6 +177,15 @@ class AgentService:
             },
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
+        )
+
+    def _store_failure(self, error: BaseException) -> str:
+        url = self.settings.checkpoint_url
+        reason = failure_reason(error, url.get_secret_value() if url else None)
+        logger.warning("Saving a turn in %s failed: %s", self.store_description, reason)
+        return (
+            f"This turn could not be saved in {self.store_description} ({reason}); everything saved "
+            "before it is kept: ask again in a moment."
         )
 
     def ask(self, question: str, thread_id: str = "default") -> FinalAnswer | ErrorOccurred:

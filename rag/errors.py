@@ -37,9 +37,12 @@ def error_sentence(error: Exception) -> str:
         )
     parts = []
     for item in error.errors():
-        field = str(item["loc"][0]) if item.get("loc") else "?"
+        if not item.get("loc"):  # a rule across settings: its message names them; the input holds secrets
+            parts.append(item["msg"].removeprefix("Value error, ").rstrip("."))
+            continue
+        field = str(item["loc"][0])
         name = field if field.isupper() else f"{prefix}{field.upper()}"
-        secret = any(word in name for word in ("KEY", "TOKEN", "SECRET", "PASSWORD"))
+        secret = any(word in name for word in ("KEY", "TOKEN", "SECRET", "PASSWORD", "CHECKPOINT_URL"))
         given = "" if secret or "input" not in item else f"={item['input']!r}"
         parts.append(f"{name}{given} is invalid ({item['msg'][:1].lower()}{item['msg'][1:]})")
     return f"{'; '.join(parts)}: fix it in .env or the environment."

@@ -237,3 +237,25 @@ def no_network_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
     hub_constants = sys.modules.get("huggingface_hub.constants")
     if hub_constants is not None:
         monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """One throwaway PostgreSQL cluster for the session; skipped without PostgreSQL, except in CI."""
+    from tests.postgres_server import postgres_bin, running_postgres
+
+    if postgres_bin() is None:
+        message = "PostgreSQL is absent (initdb not found): install it with `apt-get install -y postgresql`."
+        if os.environ.get("CI"):
+            pytest.fail(message + " CI needs it for the PostgreSQL checkpointer tests.")
+        pytest.skip(message)
+    with running_postgres() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A fresh, empty database on the session's PostgreSQL (a URL with no password)."""
+    from tests.postgres_server import create_database
+
+    return create_database(postgres_server)

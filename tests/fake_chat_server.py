@@ -153,7 +153,7 @@ def _handler_for(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            if self.path != "/v1/chat/completions":
+            if not self.path.split("?")[0].endswith("/chat/completions"):  # Azure: /openai/deployments/…
                 self._send_json(404, {"error": {"message": f"no route {self.path}"}})
                 return
             body = json.loads(raw)

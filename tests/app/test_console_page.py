@@ -275,3 +275,19 @@ def test_the_console_shows_when_each_crawled_page_was_fetched_and_the_last_run(
     assert list(items["page"]) == [site.url(f"/collection/item-{n}.html") for n in range(4)]
     assert list(items["live"]) == [True, False, True, True]
     assert items["last fetched"].notna().all()
+
+
+def test_an_unreachable_checkpoint_database_is_one_sentence_without_the_password(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
+) -> None:
+    password = "pw-s3cret-app"
+    monkeypatch.setenv(
+        "AGENT_CHECKPOINT_URL", f"postgresql://museum:{password}@127.0.0.1:{_closed_port()}/db"
+    )
+    monkeypatch.setenv("AGENT_CHECKPOINT_TIMEOUT_SECONDS", "2")
+
+    at = _ask(open_console(), "What are the opening hours?")
+
+    shown = [element.value for element in [*at.error, *at.warning]]
+    assert any("PostgreSQL at 127.0.0.1:" in text and "AGENT_CHECKPOINT_URL" in text for text in shown), shown
+    assert not any(password in text for text in shown)

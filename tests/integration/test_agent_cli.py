@@ -63,3 +63,20 @@ def test_a_missing_index_exits_2_and_says_how_to_build_it(
     assert cli.main(["ask", "Opening hours?", "--index", str(tmp_path / "nowhere")]) == 2
 
     assert "python -m rag index" in capsys.readouterr().err
+
+
+def test_an_unreachable_checkpoint_database_exits_2_in_one_sentence_without_the_password(
+    index_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.local_server import free_port
+
+    monkeypatch.setenv(
+        "AGENT_CHECKPOINT_URL", f"postgresql://museum:pw-s3cret-42@127.0.0.1:{free_port()}/threads"
+    )
+    monkeypatch.setenv("AGENT_CHECKPOINT_TIMEOUT_SECONDS", "2")
+
+    assert cli.main(["ask", "Opening hours?", "--index", str(index_dir)]) == 2
+
+    err = capsys.readouterr().err
+    assert "PostgreSQL at 127.0.0.1:" in err and "AGENT_CHECKPOINT_URL" in err
+    assert "pw-s3cret-42" not in err and "Traceback" not in err

@@ -143,3 +143,32 @@ def test_a_wrong_shape_once_is_retried_and_the_turn_goes_on(
     result = _service(retriever, tmp_path, script).ask("When does the palace open?", "retry")
 
     assert isinstance(result, FinalAnswer) and result.model_calls == 4
+
+
+def test_a_failed_checkpoint_write_in_sqlite_says_so_and_keeps_what_was_stored(
+    corpus: Path, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    from tests.reliability.turn_worker import build_service
+
+    index_corpus([corpus], make_settings(tmp_path / "idx"), embedder=HashingEmbedder())
+    path = tmp_path / "threads.sqlite"
+    service = build_service(
+        {"index_dir": str(tmp_path / "idx"), "agent": {"checkpoint_path": str(path)}, "delay": 0}
+    )
+    assert isinstance(service.ask("Opening hours?", "visitor-9"), FinalAnswer)
+    with sqlite3.connect(path) as admin:  # a disk that refuses writes, simulated
+        admin.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+        )
+
+    failed = service.ask("Ticket prices?", "visitor-9")
+
+    assert isinstance(failed, ErrorOccurred)
+    assert f"could not be saved in the conversation file {path} (disk full)" in failed.message
+    with sqlite3.connect(path) as admin:
+        admin.execute("DROP TRIGGER refuse")
+    after = service.ask("And on Mondays?", "visitor-9")
+    assert isinstance(after, FinalAnswer)
+    assert after.answer.startswith("Reply to And on Mondays? after 1 earlier questions")

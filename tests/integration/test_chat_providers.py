@@ -495,3 +495,109 @@ def test_a_key_echoed_by_the_server_never_reaches_the_user(provider: str, server
     failure = fail(model, "invoke")
 
     assert API_KEY not in str(failure) and "***" in str(failure)
+
+
+@pytest.mark.parametrize(("provider", "prefix"), [("mistral", "mistralai"), ("openai", "openai")])
+def test_provider_colon_model_selects_the_provider_and_the_model(
+    provider: str, prefix: str, server: FakeChatServer
+) -> None:
+    server.reply(
+        error(429), completion(None, [tool_call("get_weather", '{"city": "Versailles", "days": 2}')])
+    )
+    settings = AgentSettings(
+        _env_file=None,
+        model=f"{prefix}:house-model-2",  # no AGENT_PROVIDER: the prefix chooses
+        retry_initial_wait_seconds=0.01,
+        retry_max_wait_seconds=0.05,
+        **{f"{provider}_api_key": API_KEY, f"{provider}_base_url": server.base_url},
+    )
+    model = build_chat_model(settings).bind_tools([get_weather])
+
+    message = ask(model, "invoke")
+
+    assert settings.resolved_provider == provider
+    assert message.tool_calls[0]["args"] == {"city": "Versailles", "days": 2}
+    assert [request.body["model"] for request in server.requests] == ["house-model-2"] * 2  # 429 retried
+    assert all(request.headers["authorization"] == f"Bearer {API_KEY}" for request in server.requests)
+
+
+def test_an_ollama_model_name_with_a_colon_is_a_model_not_a_provider(server: FakeChatServer) -> None:
+    server.reply(completion("Bonjour"))
+    settings = AgentSettings(_env_file=None, model="mistral:7b", openai_base_url=server.base_url)
+
+    assert ask(build_chat_model(settings), "invoke").content == "Bonjour"
+    assert (settings.resolved_provider, server.requests[0].body["model"]) == ("openai", "mistral:7b")
+
+
+def test_another_installed_provider_gets_the_same_retries_and_sentences(
+    server: FakeChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Azure OpenAI (its class ships in langchain-openai) stands for any provider the user installs."""
+    azure_key = "azure-key-4d1f"
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", azure_key)
+    monkeypatch.setenv("AZURE_OPENAI_ENDPOINT", server.base_url.removesuffix("/v1"))
+    monkeypatch.setenv("OPENAI_API_VERSION", "2024-10-21")
+    settings = AgentSettings(
+        _env_file=None,
+        model="azure_openai:gpt-4o",
+        retry_initial_wait_seconds=0.01,
+        retry_max_wait_seconds=0.05,
+    )
+    model = build_chat_model(settings)
+    server.reply(error(503), completion("Bonjour"))
+
+    assert ask(model, "invoke").content == "Bonjour"
+    assert len(server.requests) == 2
+    assert server.requests[0].path.startswith("/openai/deployments/gpt-4o/chat/completions")
+
+    server.reply(error(500))
+    failure = fail(model, "invoke")
+    assert (failure.provider, failure.kind, failure.attempts) == ("azure_openai", "server_error", 3)
+    assert "after 3 attempts" in str(failure)
+
+    server.reply(error(400, f"bad request for key {azure_key}"))
+    assert azure_key not in str(fail(model, "invoke"))
+
+
+def test_a_provider_whose_package_is_missing_names_the_package_to_install() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("langchain_anthropic") is not None:
+        pytest.skip("langchain-anthropic is installed here")
+    with pytest.raises(ProviderError) as raised:
+        build_chat_model(AgentSettings(_env_file=None, model="anthropic:claude-sonnet-4-5"))
+
+    assert "pip install -c constraints.txt langchain-anthropic" in str(raised.value)
+    assert raised.value.kind == "not_configured"
+
+
+def test_agent_provider_and_a_different_prefix_are_refused_in_one_sentence() -> None:
+    from pydantic import ValidationError
+
+    from rag.errors import error_sentence
+
+    with pytest.raises(ValidationError) as raised:
+        AgentSettings(_env_file=None, provider="mistral", model="openai:gpt-4.1-mini")
+
+    assert error_sentence(raised.value).startswith(
+        "AGENT_PROVIDER=mistral and AGENT_MODEL=openai:gpt-4.1-mini name different providers"
+    )
+
+
+def test_other_sdks_transport_errors_are_classified_by_their_names() -> None:
+    """Anthropic, Groq (Stainless SDKs), botocore and google-api-core name these errors alike."""
+    from agents.llm import classify_failure
+
+    class APIConnectionError(Exception): ...
+
+    class APITimeoutError(APIConnectionError): ...
+
+    class EndpointConnectionError(Exception): ...
+
+    class DeadlineExceeded(Exception): ...
+
+    assert classify_failure(APITimeoutError("request timed out")) == "timeout"
+    assert classify_failure(DeadlineExceeded("504")) == "timeout"
+    assert classify_failure(APIConnectionError("connection refused")) == "unreachable"
+    assert classify_failure(EndpointConnectionError("no route")) == "unreachable"
+    assert classify_failure(RuntimeError("a bug in a tool")) is None

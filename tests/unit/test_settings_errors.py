@@ -60,3 +60,30 @@ def test_another_invalid_model_is_one_sentence_too() -> None:
         error_sentence(caught.value)
         == "GapAnalysis could not be read (1 problems): Input should be a valid list."
     )
+
+
+def test_a_rule_across_settings_never_repeats_the_other_values() -> None:
+    """A model-level rule's error carries every input: keys and the checkpoint URL must not show."""
+    with pytest.raises(ValidationError) as caught:
+        AgentSettings(
+            _env_file=None,
+            recursion_limit=3,
+            mistral_api_key="sk-secret-mistral",
+            checkpoint_url="postgresql://u:pw-secret@127.0.0.1/db",
+        )
+
+    sentence = error_sentence(caught.value)
+
+    assert sentence.startswith("AGENT_RECURSION_LIMIT=3 is too low for AGENT_MAX_ROUNDS=3")
+    assert "secret" not in sentence
+
+
+def test_an_invalid_checkpoint_url_is_refused_without_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_CHECKPOINT_URL", "mysql://u:pw-secret@127.0.0.1/db")
+
+    sentence = _sentence(AgentSettings)
+
+    assert sentence.startswith(
+        "AGENT_CHECKPOINT_URL is invalid (value error, it must start with postgresql://"
+    )
+    assert "secret" not in sentence
