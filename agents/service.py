@@ -129,7 +129,7 @@ class AgentService:
             with self.turn_locks.hold(thread_id, self.settings.turn_wait_seconds):
                 yield from self._turn(question, thread_id)
         except TurnBusy as busy:
-            yield ErrorOccurred(message=str(busy))
+            yield ErrorOccurred(message=str(busy), kind="busy")
         except Exception as error:  # the shared lock lives in the store too (a pooled connection)
             if not is_checkpoint_failure(error):
                 raise
