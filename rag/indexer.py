@@ -229,9 +229,8 @@ def _apply_plan(
 
     existing = store.all_metadata()
     desired = {chunk_id: chunk.to_metadata() for chunk_id, chunk in chunks.items()}
-    listed = {source for meta in desired.values() for source in _sources(meta)}
-    unlisted = {i for i in set(existing) - set(chunks) if not _sources(existing[i]) & listed}
-    removed = {i for i in unlisted if remove_sources and _sources(existing[i]) - {""} <= remove_sources}
+    unlisted = _unlisted(existing, chunks)
+    removed = {i for i in unlisted if remove_sources and _held_only_by(existing[i], remove_sources)}
     kept = unlisted - removed if not prune or issues else set()
     stale = sorted(set(existing) - set(chunks) - kept)
     missing = sorted(set(chunks) - set(existing))
@@ -304,29 +303,16 @@ def unlisted_chunks(
         store = ChunkStore.open(open_client(settings), settings.collection, settings)
     except IndexMissingError:
         return 0, plan.issues
-    existing = store.all_metadata()
-    listed = {source for chunk in plan.chunks.values() for source in _sources(chunk.to_metadata())}
-    unlisted = [i for i in set(existing) - set(plan.chunks) if not _sources(existing[i]) & listed]
-    return len(unlisted), plan.issues
-
-
-def chunks_of_sources(sources: set[str], settings: RagSettings) -> list[str]:
-    """Ids of the stored chunks every source of which is in ``sources`` (shared ones are kept)."""
-    store = ChunkStore.open(open_client(settings), settings.collection, settings)
-    owned = []
-    for chunk_id, meta in store.all_metadata().items():
-        held_by = _sources(meta) - {""}
-        if held_by and held_by <= sources:
-            owned.append(chunk_id)
-    return sorted(owned)
+    return len(_unlisted(store.all_metadata(), plan.chunks)), plan.issues
 
 
 def drop_sources(sources: set[str], settings: RagSettings) -> int:
-    """Remove the chunks that only ``sources`` hold; returns how many. The lexical index follows."""
-    ids = chunks_of_sources(sources, settings)
+    """Remove the chunks that only ``sources`` hold (shared ones stay); returns how many. The
+    lexical index follows."""
+    store = ChunkStore.open(open_client(settings), settings.collection, settings)
+    ids = sorted(i for i, meta in store.all_metadata().items() if _held_only_by(meta, sources))
     if not ids:
         return 0
-    store = ChunkStore.open(open_client(settings), settings.collection, settings)
     generation = int(store.info.get("generation", 0)) + 1
     store.update_info(generation=generation, complete=False)
     store.delete(ids)
@@ -360,6 +346,18 @@ def _check_run_size(to_embed: int, settings: RagSettings) -> None:
 def _sources(metadata: dict[str, Any]) -> set[str]:
     sources = metadata.get("sources") or []
     return {str(metadata.get("source", "")), *(sources if isinstance(sources, list) else [str(sources)])}
+
+
+def _unlisted(existing: dict[str, dict[str, Any]], chunks: dict[str, Chunk]) -> set[str]:
+    """Stored chunks of documents the planned chunks no longer list (what ``prune`` removes)."""
+    listed = {source for chunk in chunks.values() for source in _sources(chunk.to_metadata())}
+    return {i for i in set(existing) - set(chunks) if not _sources(existing[i]) & listed}
+
+
+def _held_only_by(metadata: dict[str, Any], sources: Collection[str]) -> bool:
+    """Whether every source of a stored chunk is among ``sources`` (a chunk with none is not)."""
+    held_by = _sources(metadata) - {""}
+    return bool(held_by) and held_by <= set(sources)
 
 
 def _client_for_rebuild(settings: RagSettings) -> Any:

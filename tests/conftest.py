@@ -155,6 +155,16 @@ def settings(settings_factory: Callable[..., RagSettings]) -> RagSettings:
 
 
 @pytest.fixture
+def index_dir(corpus: Path, tmp_path: Path) -> Path:
+    """:data:`CORPUS` indexed with the fake embedder into ``tmp_path / "index"``."""
+    from rag.indexer import index_corpus
+
+    folder = tmp_path / "index"
+    index_corpus([corpus], make_settings(folder), embedder=HashingEmbedder())
+    return folder
+
+
+@pytest.fixture
 def fake_embedder() -> HashingEmbedder:
     return HashingEmbedder()
 

@@ -4,7 +4,6 @@ trace inspector, and indexing that never removes without confirmation."""
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from agents.app_support import CONSOLE_CLOSED, console_access
 from rag.indexer import index_corpus
 from tests.app.conftest import open_console
 from tests.conftest import HashingEmbedder, make_settings
+from tests.local_server import free_port
 
 PAGES = [
     {
@@ -144,16 +144,10 @@ def test_no_offline_notice_when_a_provider_is_configured(
     assert "**Provider** openai" in at.sidebar.markdown[0].value
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_a_provider_that_is_down_is_its_sentence_for_the_operator(
     indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
 ) -> None:
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{_closed_port()}/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     monkeypatch.setenv("AGENT_MAX_RETRIES", "0")
 
@@ -281,9 +275,7 @@ def test_an_unreachable_checkpoint_database_is_one_sentence_without_the_password
     indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
 ) -> None:
     password = "pw-s3cret-app"
-    monkeypatch.setenv(
-        "AGENT_CHECKPOINT_URL", f"postgresql://museum:{password}@127.0.0.1:{_closed_port()}/db"
-    )
+    monkeypatch.setenv("AGENT_CHECKPOINT_URL", f"postgresql://museum:{password}@127.0.0.1:{free_port()}/db")
     monkeypatch.setenv("AGENT_CHECKPOINT_TIMEOUT_SECONDS", "2")
 
     at = _ask(open_console(), "What are the opening hours?")

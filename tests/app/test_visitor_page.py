@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from agents.ui_text import Labels
 from rag.indexer import index_corpus
 from tests.app.conftest import start_app
 from tests.conftest import HashingEmbedder, make_settings
+from tests.local_server import free_port
 
 PAGES = [
     {
@@ -165,16 +165,10 @@ def test_an_empty_or_too_long_question_gets_a_sentence_in_the_visitors_language(
     assert at.error[-1].value == Labels("fr")["error_question_too_long"]
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_a_provider_that_is_down_is_a_friendly_sentence_and_the_question_is_kept(
     indexed: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{_closed_port()}/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     monkeypatch.setenv("AGENT_MAX_RETRIES", "0")
 

@@ -141,6 +141,19 @@ def _scroll_to_top_of(element: Any) -> None:
     element.page.wait_for_timeout(200)
 
 
+def _shoot_answer_and_first_source(answer: Any, answer_shot: Path, source_shot: Path) -> None:
+    """The cited answer from its top, then its first source opened in place."""
+    from playwright.sync_api import expect
+
+    expect(answer).to_contain_text("[1]")
+    _scroll_to_top_of(answer)
+    answer.page.screenshot(path=answer_shot)
+    source = answer.get_by_test_id("stExpander").first
+    source.click()
+    _scroll_to_top_of(source)
+    answer.page.screenshot(path=source_shot)
+
+
 def _visible_text(page: Any) -> str:
     return str(page.evaluate("() => document.body.innerText"))
 
@@ -170,13 +183,9 @@ def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources(
         page.screenshot(path=shots / "phone-ja-1-start.png")
 
         answer = _ask(page, "宮殿の開館時間を教えてください。", 1, japanese["sources"])
-        expect(answer).to_contain_text("[1]")
-        _scroll_to_top_of(answer)
-        page.screenshot(path=shots / "phone-ja-2-answer.png")
-        source = answer.get_by_test_id("stExpander").first
-        source.click()
-        _scroll_to_top_of(source)
-        page.screenshot(path=shots / "phone-ja-3-source-opened.png")
+        _shoot_answer_and_first_source(
+            answer, shots / "phone-ja-2-answer.png", shots / "phone-ja-3-source-opened.png"
+        )
 
         text = _visible_text(page)
         assert not FILE_PATH.search(text), FILE_PATH.search(text)
@@ -203,13 +212,9 @@ def test_a_french_visitor_on_a_desktop_then_a_hostile_passage(
         page.screenshot(path=shots / "desktop-fr-1-start.png")
 
         answer = _ask(page, "Quels sont les horaires d'ouverture du château ?", 1, french["sources"])
-        expect(answer).to_contain_text("[1]")
-        _scroll_to_top_of(answer)
-        page.screenshot(path=shots / "desktop-fr-2-answer.png")
-        source = answer.get_by_test_id("stExpander").first
-        source.click()
-        _scroll_to_top_of(source)
-        page.screenshot(path=shots / "desktop-fr-3-source-opened.png")
+        _shoot_answer_and_first_source(
+            answer, shots / "desktop-fr-2-answer.png", shots / "desktop-fr-3-source-opened.png"
+        )
         assert not FILE_PATH.search(_visible_text(page))
 
         hostile = _ask(page, "Quand ouvre le pavillon des essais ?", 2, french["sources"])

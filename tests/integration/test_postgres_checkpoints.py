@@ -11,20 +11,11 @@ import pytest
 from agents.checkpoints import CheckpointStoreError, open_checkpoints
 from agents.config import AgentSettings
 from agents.events import ErrorOccurred, FinalAnswer
-from rag.indexer import index_corpus
-from tests.conftest import HashingEmbedder, make_settings
 from tests.local_server import free_port
 from tests.reliability.turn_worker import build_service
 
 PASSWORD = "pw-Ver5ailles-s3cret"
 THREAD = "visitor-7"
-
-
-@pytest.fixture
-def index_dir(corpus: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "index"
-    index_corpus([corpus], make_settings(folder), embedder=HashingEmbedder())
-    return folder
 
 
 def with_password(url: str) -> str:

@@ -20,19 +20,11 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from agents.events import ErrorOccurred, FinalAnswer
 from agents.service import AgentService
-from rag.indexer import index_corpus
-from tests.conftest import REPO_ROOT, HashingEmbedder, make_settings
+from tests.conftest import REPO_ROOT
 from tests.reliability.turn_worker import build_service
 
 TURNS = 6
 THREAD = "visitor-shared"
-
-
-@pytest.fixture
-def index_dir(corpus: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "index"
-    index_corpus([corpus], make_settings(folder), embedder=HashingEmbedder())
-    return folder
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
