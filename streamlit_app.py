@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agents.ui_text import APP_ICON
+from app_ui.labels import APP_ICON
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """The operator console (``/console``): settings, knowledge base, indexing, live steps, trace inspector.
 
 Closed unless an operator password is configured and entered; with none, open only to a user on
-the machine itself (see :func:`agents.app_support.console_access`).
+the machine itself (see :func:`app_ui.support.console_access`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,22 @@ from typing import Any
 
 import streamlit as st
 
-from agents.app_support import (
+from agents.events import ErrorOccurred
+from agents.service import AgentService
+from app_ui.conversation import get_service, load_service, stream_answer
+from app_ui.labels import Labels
+from app_ui.presenters import (
+    Turn,
+    escape,
+    graph_dot,
+    payloads_by_name,
+    retrieval_tables,
+    timeline_rows,
+    totals,
+    visited_nodes,
+)
+from app_ui.session import ensure_session, render_answer, render_question, start_session, take_question
+from app_ui.support import (
     CONSOLE_CLOSED,
     INDEXING_ERRORS,
     OFFLINE_NOTICE,
@@ -25,22 +40,7 @@ from agents.app_support import (
     password_matches,
     settings_summary,
 )
-from agents.events import ErrorOccurred
-from agents.presenters import (
-    Turn,
-    escape,
-    graph_dot,
-    payloads_by_name,
-    retrieval_tables,
-    timeline_rows,
-    totals,
-    visited_nodes,
-)
-from agents.service import AgentService
-from agents.ui_text import Labels
-from agents.visitor_view import visitor_answer
-from app_ui.conversation import get_service, load_service, stream_answer
-from app_ui.session import ensure_session, render_answer, render_question, start_session, take_question
+from app_ui.visitor_view import visitor_answer
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.stats import crawl_freshness, knowledge_base_stats
 from rag.uploads import (

@@ -10,19 +10,19 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from agents import app_support
-from agents.app_support import SERVICE_ERRORS, error_message, service_key, stream_turn
 from agents.events import AnswerToken, NodeStarted
-from agents.presenters import Turn, running_label, safe_markdown
 from agents.service import AgentService
-from agents.ui_text import Labels
+from app_ui import support
+from app_ui.labels import Labels
+from app_ui.presenters import Turn, running_label, safe_markdown
 from app_ui.session import render_answer
+from app_ui.support import SERVICE_ERRORS, error_message, service_key, stream_turn
 
 
 @st.cache_resource(show_spinner=False)
 def get_service(key: str) -> AgentService:
     """One service per configuration, shared by every browser session (threads keep them apart)."""
-    return app_support.build_service()
+    return support.build_service()
 
 
 def load_service() -> tuple[AgentService | None, str | None]:

@@ -11,9 +11,9 @@ import uuid
 import streamlit as st
 
 from agents.language import reply_language
-from agents.presenters import Turn, answer_markdown, escape, source_label, source_markdown
-from agents.ui_text import Labels, ui_language
-from agents.visitor_view import visitor_answer
+from app_ui.labels import Labels, ui_language
+from app_ui.presenters import Turn, answer_markdown, escape, source_label, source_markdown
+from app_ui.visitor_view import visitor_answer
 
 
 def new_thread_id() -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agents.events import ErrorOccurred
-from agents.presenters import Turn, escape
+from app_ui.presenters import Turn, escape
 from app_ui.session import (
     ask_example,
     ensure_session,
@@ -50,8 +50,8 @@ def visitor_page() -> None:
     # The agent (LangGraph, Chroma, the embedder) is imported and loaded only now, after the page
     # is drawn: a visitor reads the title and examples while it loads.
     with st.spinner(labels["loading"]):
-        from agents.app_support import settings_summary
         from app_ui.conversation import load_service, stream_answer
+        from app_ui.support import settings_summary
 
         service, problem = load_service()
     if question is not None:

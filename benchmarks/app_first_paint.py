@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 
-from agents.ui_text import Labels
+from app_ui.labels import Labels
 from benchmarks._common import ROOT, save_result
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.indexer import index_corpus

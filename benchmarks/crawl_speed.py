@@ -20,7 +20,7 @@ from typing import Any
 
 from benchmarks._common import save_result
 from rag.config import RagSettings
-from rag.crawler import CrawlReport, crawl_site
+from rag.crawl.crawler import CrawlReport, crawl_site
 from rag.embeddings import Embedder, build_embedder
 from tests.local_site import LocalSite, generated_paragraphs, serve_generated_site, visitor_page
 

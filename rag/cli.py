@@ -73,7 +73,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_crawl(args: argparse.Namespace) -> int:
-    from rag.crawler import crawl_site
+    from rag.crawl.crawler import crawl_site
     from rag.progress import RichIndexProgress
 
     settings = _settings(args)

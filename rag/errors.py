@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from rag.crawl_scope import CrawlInputError
-from rag.crawler import CrawlError
+from rag.crawl.crawler import CrawlError
+from rag.crawl.scope import CrawlInputError
 from rag.embeddings import EmbeddingConfigError, EmbeddingServiceError
 from rag.indexer import IndexInputError
 from rag.retriever import QueryError

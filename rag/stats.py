@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rag.config import RagSettings
-from rag.crawl_state import CrawlState, RunSummary, state_path
+from rag.crawl.state import CrawlState, RunSummary, state_path
 from rag.store import ChunkStore, KnowledgeBaseError, open_client
 
 

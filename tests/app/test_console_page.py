@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from agents.app_support import CONSOLE_CLOSED, console_access
+from app_ui.support import CONSOLE_CLOSED, console_access
 from rag.indexer import index_corpus
 from tests.app.conftest import open_console
 from tests.conftest import HashingEmbedder, make_settings

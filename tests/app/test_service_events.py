@@ -17,9 +17,9 @@ from agents.events import (
     NodeFinished,
     ToolReturned,
 )
-from agents.presenters import Turn, retrieval_tables, timeline_rows
 from agents.schemas import Critique, GapAnalysis
 from agents.service import AgentService
+from app_ui.presenters import Turn, retrieval_tables, timeline_rows
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 from tests.conftest import HashingEmbedder, make_settings

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agents.service import MAX_QUESTION_CHARS, AgentService
-from agents.ui_text import Labels
+from app_ui.labels import Labels
 from rag.indexer import index_corpus
 from tests.app.conftest import start_app
 from tests.conftest import HashingEmbedder, make_settings

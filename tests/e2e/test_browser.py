@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from agents.ui_text import Labels
+from app_ui.labels import Labels
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.indexer import index_corpus
 from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT

@@ -12,10 +12,10 @@ from types import SimpleNamespace
 
 import pytest
 
-import rag.crawler
+import rag.crawl.crawler
 from rag.config import RagSettings
-from rag.crawl_state import CrawlState, state_path
-from rag.crawler import CrawlError, CrawlReport, crawl_site
+from rag.crawl.crawler import CrawlError, CrawlReport, crawl_site
+from rag.crawl.state import CrawlState, state_path
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 from rag.stats import crawl_freshness
@@ -225,7 +225,7 @@ def test_transient_failures_keep_their_chunks_and_are_retried_later(
     assert "/visit/slow.html" in site.paths_requested()
 
     later = SimpleNamespace(time=lambda: time.time() + 61, perf_counter=time.perf_counter)
-    monkeypatch.setattr(rag.crawler, "time", later)  # the minute asked for has passed
+    monkeypatch.setattr(rag.crawl.crawler, "time", later)  # the minute asked for has passed
     _serve(site, "/visit/busy.html", "busy")
     site.clear_requests()
     back = _crawl(site, crawl_settings, fake_embedder)

@@ -8,9 +8,9 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from agents.presenters import answer_markdown, passage_markdown, safe_markdown, source_label, source_markdown
-from agents.ui_text import Labels
-from agents.visitor_view import VisitorPassage, visitor_answer
+from app_ui.labels import Labels
+from app_ui.presenters import answer_markdown, passage_markdown, safe_markdown, source_label, source_markdown
+from app_ui.visitor_view import VisitorPassage, visitor_answer
 
 ENGLISH = Labels("en")
 

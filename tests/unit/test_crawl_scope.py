@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.crawl_scope import CrawlInputError, CrawlScope, normalise_url
+from rag.crawl.scope import CrawlInputError, CrawlScope, normalise_url
 
 BASE = "https://site.example/fr/visite/page.html"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rag.crawl_state import CrawlState, PageRecord
+from rag.crawl.state import CrawlState, PageRecord
 
 
 def test_an_interrupted_run_of_the_same_crawl_is_resumed(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from rag.crawl_scope import CrawlScope
-from rag.fetcher import FetchResult, PoliteFetcher, RequestPacer, retry_after_seconds
+from rag.crawl.fetcher import FetchResult, PoliteFetcher, RequestPacer, retry_after_seconds
+from rag.crawl.scope import CrawlScope
 
 SCOPE = CrawlScope.build("https://site.example/visit/")
 Handler = Callable[[httpx.Request], httpx.Response]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.page_extraction import extract_page
+from rag.crawl.extraction import extract_page
 from tests.local_site import visitor_page
 
 PARAGRAPHS = [

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rag.crawl_state import PageRecord
-from rag.fetcher import FetchResult
-from rag.page_extraction import ExtractedPage
-from rag.page_outcome import next_record
+from rag.crawl.extraction import ExtractedPage
+from rag.crawl.fetcher import FetchResult
+from rag.crawl.outcome import next_record
+from rag.crawl.state import PageRecord
 
 URL = "https://site.example/visit/hours.html"
 PAGE = ExtractedPage(title="Hours", text="The palace opens at nine.", language="en", date=None)

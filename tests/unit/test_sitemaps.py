@@ -6,7 +6,7 @@ import gzip
 
 import pytest
 
-from rag.sitemaps import SitemapError, parse_sitemap, robot_token, robots_rules
+from rag.crawl.sitemaps import SitemapError, parse_sitemap, robot_token, robots_rules
 
 URLSET = b"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from agents.ui_text import Labels, ui_language, ui_languages
-from agents.visitor_view import clean_title, visitor_answer
+from app_ui.labels import Labels, ui_language, ui_languages
+from app_ui.visitor_view import clean_title, visitor_answer
 
 PAGE = "https://www.chateauversailles.fr/planifier/horaires"
 GUIDE = "guides/7- FAQ/2- FAQ Accès Services/134-FAQ_Horaires.md"

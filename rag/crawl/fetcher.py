@@ -17,7 +17,7 @@ from typing import Literal
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_result, stop_after_attempt
 
-from rag.crawl_scope import normalise_url
+from rag.crawl.scope import normalise_url
 
 logger = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ import json
 from dataclasses import replace
 
 from rag.cleaning import content_key
-from rag.crawl_state import PageRecord
-from rag.fetcher import FetchResult
-from rag.page_extraction import ExtractedPage
+from rag.crawl.extraction import ExtractedPage
+from rag.crawl.fetcher import FetchResult
+from rag.crawl.state import PageRecord
 
 
 def next_record(

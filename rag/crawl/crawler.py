@@ -1,7 +1,7 @@
 """Crawl a website into the knowledge base: discover pages, fetch what changed, index as files are.
 
 Discovery reads robots.txt, the sitemap (indexes too) and links of fetched pages, keeping to the
-crawl's scope. Each page's outcome is saved as it comes (see :mod:`rag.crawl_state`); then every
+crawl's scope. Each page's outcome is saved as it comes (see :mod:`rag.crawl.state`); then every
 live page goes through the indexer's pipeline, so only the chunks of changed pages are embedded and
 the chunks of pages gone are removed.
 """
@@ -22,16 +22,16 @@ from urllib.robotparser import RobotFileParser
 import httpx
 
 from rag.config import RagSettings
-from rag.crawl_scope import CrawlInputError, CrawlScope, normalise_url
-from rag.crawl_state import CrawlState, PageRecord, state_path
+from rag.crawl.extraction import extract_page
+from rag.crawl.fetcher import PoliteFetcher, RequestPacer
+from rag.crawl.outcome import deferred, known_links, next_record
+from rag.crawl.scope import CrawlInputError, CrawlScope, normalise_url
+from rag.crawl.sitemaps import SitemapError, allow_everything, parse_sitemap, robot_token, robots_rules
+from rag.crawl.state import CrawlState, PageRecord, state_path
 from rag.documents import Document
 from rag.embeddings import Embedder
-from rag.fetcher import PoliteFetcher, RequestPacer
 from rag.indexer import IndexProgress, IndexReport, index_documents, location_of
 from rag.loaders import page_from_record
-from rag.page_extraction import extract_page
-from rag.page_outcome import deferred, known_links, next_record
-from rag.sitemaps import SitemapError, allow_everything, parse_sitemap, robot_token, robots_rules
 
 logger = logging.getLogger(__name__)
 

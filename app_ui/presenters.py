@@ -27,8 +27,8 @@ from agents.events import (
     ToolCalled,
     ToolReturned,
 )
-from agents.ui_text import Labels
-from agents.visitor_view import VisitorAnswer, VisitorPassage, VisitorSource, clean_title, is_web
+from app_ui.labels import Labels
+from app_ui.visitor_view import VisitorAnswer, VisitorPassage, VisitorSource, clean_title, is_web
 
 NODE_LABELS = {
     "prepare": "Reading the question",

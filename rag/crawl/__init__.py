@@ -1,0 +1,1 @@
+"""The polite, incremental website crawler: scope, fetching, sitemaps, extraction, state."""
