@@ -8,41 +8,36 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from agents.answer.compose import compose_answer
 from agents.brief import Brief, briefed_system
-from agents.citations import check_citations
-from agents.deps import AgentDeps, trace_event
+from agents.deps import AgentDeps
 from agents.evidence import rendered
 from agents.prompts import language_name, render
 from agents.schemas import tagged
 from agents.state import AgentState
+from agents.trace import AnswerStep, elapsed_ms
 
 
 def _tool_results(state: AgentState) -> str:
-    results = [json.dumps(r, ensure_ascii=False) for r in state.get("tool_results", [])]
+    results = [json.dumps(r.for_model(), ensure_ascii=False) for r in state.get("tool_results", [])]
     return tagged("tool_results", "\n".join(results)) if results else ""
 
 
-def finish(state: AgentState, text: str, started: float, node: str, calls: int) -> dict[str, Any]:
-    """Check citations, list the cited sources and decide whether the agent abstained."""
-    evidence = {entry["number"]: entry for entry in state.get("evidence", [])}
-    check = check_citations(text, evidence)
-    sources = [
-        {"number": n, "title": evidence[n]["title"], "url": evidence[n]["source"]} for n in check.cited
-    ]
-    searched = bool(state.get("queries"))
-    abstained = searched and not check.cited and not state.get("tool_results")
-    event = trace_event(
-        node, started, cited=check.cited, removed_citations=check.removed, abstained=abstained
+def finish(state: AgentState, text: str, started: float, node: str) -> dict[str, Any]:
+    """The typed answer: citations checked and numbered per source; abstained when the knowledge
+    base was searched and nothing was cited (and no tool answered)."""
+    evidence = state.get("evidence", [])
+    composed = compose_answer(text, evidence)
+    abstained = bool(state.get("queries")) and not composed.cited and not state.get("tool_results")
+    reply = composed.answer.model_copy(update={"kind": "not_found" if abstained else "answered"})
+    step = AnswerStep(
+        node="synthesize" if node == "synthesize" else "direct_reply",
+        ms=elapsed_ms(started),
+        cited=composed.cited,
+        removed_citations=reply.removed_citations,
+        abstained=abstained,
     )
-    return {
-        "messages": [AIMessage(check.text)],
-        "answer": check.text,
-        "citations": check.cited,
-        "sources": sources,
-        "abstained": abstained,
-        "model_calls": calls,
-        "trace": [*state.get("trace", []), event],
-    }
+    return {"messages": [AIMessage(reply.text)], "reply": reply, "trace": [step]}
 
 
 def make_synthesize(deps: AgentDeps) -> Any:
@@ -70,7 +65,7 @@ def make_synthesize(deps: AgentDeps) -> Any:
             tool_results=state.get("tool_results", []),
         )
         reply = deps.llm.invoke([briefed_system(system, brief), HumanMessage(context)])
-        return finish(state, reply.text, started, "synthesize", state.get("model_calls", 0) + 1)
+        return {**finish(state, reply.text, started, "synthesize"), "model_calls": 1}
 
     return synthesize
 
@@ -78,7 +73,6 @@ def make_synthesize(deps: AgentDeps) -> Any:
 def direct_reply(state: AgentState) -> dict[str, Any]:
     """The agent answered without tools (a greeting, small talk): that reply is the answer."""
     started = time.perf_counter()
-    last = state["messages"][-1]
-    result = finish(state, last.text, started, "direct_reply", state.get("model_calls", 0))
+    result = finish(state, state["messages"][-1].text, started, "direct_reply")
     result.pop("messages")  # the reply is already in the conversation
     return result

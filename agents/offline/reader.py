@@ -22,7 +22,6 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -31,6 +30,7 @@ from rag.answer_types import AnswerType, expected_types, type_match
 from rag.bm25 import tokenizer_for
 from rag.embeddings import PassageVectorCache
 from rag.language import detect_language
+from rag.passage import Passage
 from rag.query_expansion import Concept, load_glossary
 from rag.sentences import labelled_sentences
 
@@ -151,25 +151,25 @@ def part_kinds(parts: Sequence[str], language: str) -> list[list[AnswerType]]:
 # --- 2. candidates ----------------------------------------------------------------------------
 
 
-def candidates(evidence: Sequence[dict[str, Any]], kb_language: str) -> list[Candidate]:
+def candidates(evidence: Sequence[Passage], kb_language: str) -> list[Candidate]:
     """The quotable sentences of the evidence, in evidence order, each once, titles left out."""
-    top = max((float(e.get("score") or 0.0) for e in evidence), default=0.0) or 1.0
+    top = max((e.score for e in evidence), default=0.0) or 1.0
     found: list[Candidate] = []
     seen: set[str] = set()
     for entry in evidence:
-        language = detect_language(entry.get("text", ""), default=kb_language) or kb_language
+        language = detect_language(entry.text, default=kb_language) or kb_language
         stem = _stemmer(language)
-        context = stem(f"{entry.get('title', '')} {entry.get('headings', '')}")
-        titles = {_key(entry.get("title", "")), _key(entry.get("headings", ""))}
-        for label, text in labelled_sentences(entry.get("text", ""), language):
+        context = stem(f"{entry.title} {entry.headings}")
+        titles = {_key(entry.title), _key(entry.headings)}
+        for label, text in labelled_sentences(entry.text, language):
             key = _key(text)
             if key in titles or key == _key(label) or any(key in other for other in seen):
                 continue  # a title standing alone, or a repeat (maybe inside a longer quote)
             seen.add(key)
-            retrieval = max(float(entry.get("score") or 0.0), 0.0) / top
+            retrieval = max(entry.score, 0.0) / top
             stems = stem(f"{label} {text}")
             found.append(
-                Candidate(int(entry["number"]), text, label, language, stems, context, retrieval, len(found))
+                Candidate(entry.number or 0, text, label, language, stems, context, retrieval, len(found))
             )
     return found
 

@@ -15,6 +15,7 @@ from agents.brief import Brief, briefed_system, read_brief
 from agents.offline import OfflineChatModel
 from agents.offline.reader import candidates, question_parts
 from agents.schemas import Critique, GapAnalysis
+from rag.passage import Passage
 
 TOOLS = [
     {"type": "function", "function": {"name": name, "description": name, "parameters": {"type": "object"}}}
@@ -22,19 +23,18 @@ TOOLS = [
 ]
 
 
-def _passage(number: int, text: str, title: str = "Billets", score: float = 1.0) -> dict[str, Any]:
-    return {
-        "number": number,
-        "chunk_id": f"c{number}",
-        "title": title,
-        "headings": "",
-        "source": f"https://example.org/{number}",
-        "text": text,
-        "score": score,
-    }
+def _passage(number: int, text: str, title: str = "Billets", score: float = 1.0) -> Passage:
+    return Passage(
+        number=number,
+        chunk_id=f"c{number}",
+        title=title,
+        source=f"https://example.org/{number}",
+        text=text,
+        score=score,
+    )
 
 
-def _answer(question: str, evidence: list[dict[str, Any]], language: str = "fr", **extra: Any) -> str:
+def _answer(question: str, evidence: list[Passage], language: str = "fr", **extra: Any) -> str:
     brief = Brief(node="synthesize", question=question, language=language, evidence=evidence, **extra)
     return OfflineChatModel().invoke([briefed_system("prompt", brief), HumanMessage("context")]).text
 
