@@ -7,11 +7,11 @@ from typing import Any
 
 from agents.brief import Brief
 from agents.language import reply_language
-from agents.local_dates import rewrite_passage_date
 from agents.offline import reader, router
 from agents.offline.phrases import phrases, replies
 from rag.answer_types import type_match, values_of
 from rag.embeddings import PassageVectorCache
+from rag.lexicon.dates import rewrite_passage_date
 
 
 @dataclass

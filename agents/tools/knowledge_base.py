@@ -9,13 +9,9 @@ from typing import Any, Literal, Protocol
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from rag.lexicon.languages import LANGUAGE_NAMES
 from rag.passage import Passage
 from rag.retriever import QueryError
-
-LANGUAGE_NAMES = {
-    "fr": "French", "en": "English", "es": "Spanish", "de": "German", "it": "Italian",
-    "pt": "Portuguese", "nl": "Dutch", "ja": "Japanese", "zh": "Chinese",
-}  # fmt: skip
 
 
 class Searcher(Protocol):
