@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 from sentencex import segment
 
-from agents.answer.value_extract import StatedValue, extract_values, text_readings
+from agents.answer.value_extract import StatedValue, extract_values, text_readings, value_spans
 from agents.citations import _CITATION_GROUP
 
 _LINE_PREFIX = re.compile(  # indentation, a list or quote mark, a heading's hashes, a bold label
@@ -78,9 +78,10 @@ def check_values(
     unverified: set[int] = set()
     index = -1
     for line in lines:
-        for sentence in line.sentences:
+        for position, sentence in enumerate(line.sentences):
             index += 1
-            for verdict in _verdicts(sentence, index, passages, tool_texts):
+            stated = line.prefix + sentence if position == 0 else sentence  # "8. Juni" is no list number
+            for verdict in _verdicts(stated, index, passages, tool_texts):
                 verdicts.append(verdict)
                 if not verdict.verified:
                     unverified.add(index)
@@ -96,16 +97,20 @@ def _split_line(line: str, language: str) -> _Line:
     body = line.rstrip()
     prefix = _LINE_PREFIX.match(body)
     start = prefix.end() if prefix and prefix.end() < len(body) else 0
+    text = body[start:]
+    spans = value_spans(_CITATION_GROUP.sub(_blank, body))
     sentences: list[str] = []
     open_quotes: list[str] = []
-    pieces = segment(language, body[start:]) if body[start:].strip() else []
-    for piece in pieces:
+    offset = start
+    for piece in segment(language, text) if text.strip() else []:
         inside = bool(open_quotes)
         _follow_quotes(piece, open_quotes)
-        if sentences and (inside or not _has_words(piece)):  # a quotation goes on; "[2]" alone
+        cuts_a_value = any(a < offset < b for a, b in spans)  # "Am 11. Juni": "11." is no sentence
+        if sentences and (inside or cuts_a_value or not _has_words(piece)):  # a quotation goes on; "[2]"
             sentences[-1] += piece
         else:
             sentences.append(piece)
+        offset += len(piece)
     return _Line(body[:start], sentences, line[len(body) :])
 
 

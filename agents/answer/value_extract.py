@@ -72,6 +72,12 @@ def extract_values(text: str) -> list[StatedValue]:
     ]
 
 
+def value_spans(text: str) -> list[tuple[int, int]]:
+    """Where each value of ``text`` starts and ends, so that a split never cuts one ("Am 11. Juni")."""
+    found, _ = _scan(text)
+    return [(value.start, value.end) for value in found]
+
+
 @functools.lru_cache(maxsize=4096)
 def text_readings(text: str) -> frozenset[Reading]:
     """What a passage or tool result supports: its values' readings, the month and year a full date
@@ -188,7 +194,7 @@ def _clock(hour: int, minute: int, meridiem: str = "") -> str | None:
         if not 1 <= hour <= 12:
             return None
         hour = hour % 12 + (12 if meridiem.startswith("p") else 0)
-    return f"{hour:02d}:{minute:02d}" if hour <= 24 and minute < 60 else None
+    return f"{hour % 24:02d}:{minute:02d}" if hour <= 24 and minute < 60 else None  # "24 h" is midnight
 
 
 def _phone(form: str, groups: Groups, text: str) -> list[Reading]:
@@ -212,8 +218,11 @@ def _date(form: str, groups: Groups, text: str) -> list[Reading]:
     if form == "year":
         return [("date", groups["y"]), ("count", str(int(groups["y"])))]
     month_name = groups.get("m") or groups.get("unit", "")
+    names = grammar.month_numbers()
     month = (
-        int(month_name) if month_name.isdigit() else grammar.month_numbers().get(month_name.rstrip("."), 0)
+        int(month_name)
+        if month_name.isdigit()
+        else names.get(month_name, names.get(month_name.rstrip("."), 0))
     )
     if not 1 <= month <= 12:
         return []

@@ -120,13 +120,18 @@ def alternation(words: Iterable[str]) -> str:
 
 @functools.lru_cache(maxsize=1)
 def month_numbers() -> dict[str, int]:
-    """Folded month names of the nine languages (wide, both contexts) -> month number, from Babel."""
+    """Folded month names of the nine languages -> month number, from Babel: the wide names, the
+    abbreviations written with a full stop ("janv.", "Okt."), and the English ones ("Jan")."""
     names: dict[str, int] = {}
     for language in SUPPORTED_LANGUAGES:
         for context in ("format", "stand-alone"):
             for number, name in get_month_names("wide", context, locale=language).items():
                 if (folded := fold_accents(name)).isalpha() and folded.isascii():  # "1月" is read as digits
                     names.setdefault(folded, number)
+    for language in SUPPORTED_LANGUAGES:  # "janv.", "Okt.": an abbreviation with its full stop only
+        for number, name in get_month_names("abbreviated", locale=language).items():
+            if (folded := fold_accents(name)).endswith(".") and folded[:-1].isalpha():
+                names.setdefault(folded, number)
     for number, name in get_month_names("abbreviated", locale="en").items():  # "Jan 1"
         names.setdefault(fold_accents(name), number)
     return names

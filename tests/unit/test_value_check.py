@@ -127,6 +127,20 @@ def test_a_number_cut_in_two_is_not_found_in_its_passage() -> None:
     assert check_values("Le Grand Canal mesure 670 mètres [2].", PASSAGES, language="fr").text == ""
 
 
+def test_a_date_read_as_a_list_number_is_still_checked() -> None:
+    assert check_values("2. Januar [1].", PASSAGES, language="de").text == ""
+    assert check_values("1. Januar [1].", PASSAGES, language="de").text == "1. Januar [1]."
+
+
+def test_a_sentence_split_never_cuts_a_value() -> None:  # the English splitter ends a sentence at "2."
+    assert check_values("Geschlossen am 2. Januar [1].", PASSAGES, language="en").text == ""
+
+
+def test_midnight_written_24_h_is_00_00() -> None:
+    passages = {1: "Les jardins ferment à 24h les soirs de fête."}
+    assert kept("The gardens close at 12:00 AM [1].", passages)
+
+
 def test_a_sentence_without_values_is_kept_whatever_it_cites() -> None:
     assert kept("The Hall of Mirrors is a wonder of French art [1].")
 
