@@ -97,6 +97,7 @@ class Form:
     name: str
     pattern: str
     digit_first: bool = True  # starts with a digit (after ``START``); else at a word's start
+    has_digit: bool = True  # holds a digit: a word-first form is tried only where one comes soon
 
 
 def alternation(words: Iterable[str]) -> str:
@@ -172,7 +173,7 @@ def forms() -> tuple[Form, ...]:
         Form("phoneplus", r"\+33 ?(?:\(0\) ?)?[1-9](?:[ .-]?[0-9]{2}){4}(?![0-9])", False),
         Form("phoneintl", r"\+[1-9][0-9]{0,2}(?:[ .-]?[0-9]{1,4}){2,6}(?![0-9])", False),
         Form("pricepre", rf"(?P<pricepre_unit>€|\$|£|eur|usd|gbp|chf) ?(?P<pricepre_n>{n})", False),
-        Form("free", rf"(?<!-)(?:{FREE_WORDS})(?![a-z])", False),
+        Form("free", rf"(?<!-)(?:{FREE_WORDS})(?![a-z])", False, False),
         Form("dateiso", rf"{year('dateiso')}-(?P<dateiso_m>[0-9]{{2}})-(?P<dateiso_d>[0-9]{{2}})(?![0-9])"),
         Form("datenum", rf"(?P<datenum_d>[0-9]{{1,2}})/(?P<datenum_m>[0-9]{{1,2}})/{year('datenum')}"),
         Form(
@@ -234,10 +235,17 @@ def forms() -> tuple[Form, ...]:
 
 @functools.lru_cache(maxsize=1)
 def scan_pattern() -> re.Pattern[str]:
-    """All forms as one pattern, each under its own group name; digit-first forms tried only at a digit."""
-    digit_first = "|".join(f"(?P<{form.name}>{form.pattern})" for form in forms() if form.digit_first)
-    word_first = "|".join(f"(?P<{form.name}>{form.pattern})" for form in forms() if not form.digit_first)
-    return re.compile(rf"{START}(?=[0-9])(?:{digit_first})|(?<![a-z0-9])(?=[^\s0-9])(?:{word_first})")
+    """All forms as one pattern, each under its own group name, each tried only where it can start."""
+
+    def alternatives(digit_first: bool, has_digit: bool) -> str:
+        chosen = [f for f in forms() if f.digit_first == digit_first and f.has_digit == has_digit]
+        return "|".join(f"(?P<{form.name}>{form.pattern})" for form in chosen)
+
+    return re.compile(
+        rf"{START}(?=[0-9])(?:{alternatives(True, True)})"
+        rf"|(?<![a-z0-9])(?=[^\s0-9])(?:{alternatives(False, False)}"
+        rf"|(?=[^0-9\n]{{0,15}}[0-9])(?:{alternatives(False, True)}))"  # "septiembre de 2025"
+    )
 
 
 @functools.lru_cache(maxsize=1)
