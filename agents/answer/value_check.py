@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 from sentencex import segment
 
+from agents.answer.citations import CITATION_GROUP, cited_numbers
 from agents.answer.value_extract import StatedValue, extract_values, text_readings, value_spans
-from agents.citations import _CITATION_GROUP
 
 _LINE_PREFIX = re.compile(  # indentation, a list or quote mark, a heading's hashes, a bold label
     r"^\s*(?:(?:[-*+•]|\d{1,2}[.)])\s+|>\s*|#{1,6}\s+)?(?:\*\*[^*\n]{1,60}?(?:[:：]\*\*|\*\*\s*[:：])\s*)?"
@@ -98,7 +98,7 @@ def _split_line(line: str, language: str) -> _Line:
     prefix = _LINE_PREFIX.match(body)
     start = prefix.end() if prefix and prefix.end() < len(body) else 0
     text = body[start:]
-    spans = value_spans(_CITATION_GROUP.sub(_blank, body))
+    spans = value_spans(CITATION_GROUP.sub(_blank, body))
     sentences: list[str] = []
     open_quotes: list[str] = []
     offset = start
@@ -124,19 +124,15 @@ def _follow_quotes(text: str, open_quotes: list[str]) -> None:
 
 
 def _has_words(text: str) -> bool:
-    return bool(re.search(r"\w", _CITATION_GROUP.sub("", text)))
+    return bool(re.search(r"\w", CITATION_GROUP.sub("", text)))
 
 
 def _verdicts(
     sentence: str, index: int, passages: Mapping[int, str], tool_texts: Sequence[str]
 ) -> list[ValueVerdict]:
     """A verdict for each distinct value the sentence states."""
-    cited = list(
-        dict.fromkeys(
-            int(n) for group in _CITATION_GROUP.finditer(sentence) for n in re.split(r"[,;]", group[1])
-        )
-    )
-    blanked = _CITATION_GROUP.sub(_blank, sentence)
+    cited = cited_numbers(sentence)
+    blanked = CITATION_GROUP.sub(_blank, sentence)
     values = {(value.kind, value.key): value for value in extract_values(blanked)}
     verdicts = []
     for value in values.values():
