@@ -12,7 +12,8 @@ from rag.evaluate import found_aspects
 from rag.language import detect_language
 
 _CITATION = re.compile(r"\[(\d+)\]")
-_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|\[\d+\]")
+# A curly quotation runs to the last closing mark of its line: quoted passages quote titles in turn.
+_QUOTED = re.compile(r"«[^»]*»|“[^\n]*”|\"[^\"]*\"|\[\d+\]")
 Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
 
 
