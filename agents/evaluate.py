@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from agents.events import ErrorOccurred, FinalAnswer
@@ -12,7 +12,8 @@ from rag.evaluate import found_aspects
 from rag.language import detect_language
 
 _CITATION = re.compile(r"\[(\d+)\]")
-_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|\[\d+\]")
+# A curly quotation runs to the last closing mark of its line: quoted passages quote titles in turn.
+_QUOTED = re.compile(r"«[^»]*»|“[^\n]*”|\"[^\"]*\"|\[\d+\]")
 Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
 
 
@@ -21,21 +22,44 @@ def own_words(answer: str) -> str:
     return _QUOTED.sub(" ", answer)
 
 
+def answer_language(answer: str) -> str:
+    """The language of the words the agent wrote itself (quotes and citation marks left out)."""
+    return detect_language(own_words(answer) or answer)
+
+
+def tools_match(called: Iterable[str], expected: Iterable[str], forbidden: Iterable[str] = ()) -> bool:
+    """Whether every expected tool was called and no forbidden one."""
+    names = set(called)
+    return set(expected) <= names and not names & set(forbidden)
+
+
+def declined(result: FinalAnswer) -> bool:
+    """Whether the answer says the knowledge base does not answer: abstained, or an answer of kind
+    "not_found" (read with getattr: the answer object of issue 21 adds the kind)."""
+    return result.abstained or getattr(result, "kind", None) == "not_found"
+
+
+def rate(rows: Iterable[dict[str, Any]], key: str) -> float | None:
+    """Share of the rows holding ``key`` whose value is true; None when no row holds it."""
+    values = [row[key] for row in rows if key in row]
+    return round(sum(values) / len(values), 3) if values else None
+
+
 def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred) -> dict[str, Any]:
     """Per-question scores; an error counts as a failure on every criterion."""
     row: dict[str, Any] = {"id": question["id"], "lang": question.get("lang"), "type": question.get("type")}
     if isinstance(result, ErrorOccurred):
         return {**row, "error": result.message}
     expected = set(question.get("expected_tools", []))
-    answer_language = detect_language(own_words(result.answer) or result.answer)
+    language = answer_language(result.answer)
     row.update(result.model_dump(exclude={"type"}))
     row["tool_choice_ok"] = set(result.tools) == expected
-    row["language_ok"] = answer_language == question.get("lang")
-    row["answer_language"] = answer_language
+    row["language_ok"] = language == question.get("lang")
+    row["answer_language"] = language
     in_answer = {int(number) for number in _CITATION.findall(result.answer)}
     row["citations_valid"] = in_answer == set(result.citations)
     if question.get("type") == "out_of_scope":
-        row["abstention_ok"] = result.abstained
+        row["abstention_ok"] = declined(result)
     if question.get("answers") and question.get("type") in {"fact", "multi"}:
         row["facts_ok"] = all(found_aspects(question["answers"], [result.answer]))
     return row
@@ -43,25 +67,20 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Rates and latencies over all questions (French fact questions reported apart)."""
-
-    def rate(key: str, subset: list[dict[str, Any]] | None = None) -> float | None:
-        values = [r[key] for r in (subset if subset is not None else rows) if key in r]
-        return round(sum(values) / len(values), 3) if values else None
-
     answered = [r for r in rows if "error" not in r]
     facts = [r for r in rows if r.get("type") == "fact"]
     fr_facts = [r for r in facts if r.get("lang") == "fr"]
     return {
         "questions": len(rows),
         "errors": len(rows) - len(answered),
-        "tool_choice": rate("tool_choice_ok"),
-        "language": rate("language_ok"),
-        "citation_validity": rate("citations_valid"),
-        "abstention_out_of_scope": rate("abstention_ok"),
-        "facts_in_answer": rate("facts_ok"),
-        "facts_in_answer_fr_fact": rate("facts_ok", fr_facts),
-        "facts_in_answer_fact": rate("facts_ok", facts),
-        "facts_in_answer_multi": rate("facts_ok", [r for r in rows if r.get("type") == "multi"]),
+        "tool_choice": rate(rows, "tool_choice_ok"),
+        "language": rate(rows, "language_ok"),
+        "citation_validity": rate(rows, "citations_valid"),
+        "abstention_out_of_scope": rate(rows, "abstention_ok"),
+        "facts_in_answer": rate(rows, "facts_ok"),
+        "facts_in_answer_fr_fact": rate(fr_facts, "facts_ok"),
+        "facts_in_answer_fact": rate(facts, "facts_ok"),
+        "facts_in_answer_multi": rate([r for r in rows if r.get("type") == "multi"], "facts_ok"),
         "fact_questions_abstained": sum(1 for r in facts if r.get("abstained")),
         "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
         if answered
