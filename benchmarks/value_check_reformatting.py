@@ -24,7 +24,7 @@ from agents.answer.value_check import check_values
 from agents.answer.value_extract import extract_values, text_readings
 from benchmarks._common import save_result
 from benchmarks.value_check_speed import corpus_passages
-from rag.language import SUPPORTED_LANGUAGES
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 YEARS = {"fr": "ans", "en": "years", "es": "años", "de": "Jahre", "it": "anni", "pt": "anos", "nl": "jaar",
          "ja": "歳", "zh": "岁"}  # fmt: skip

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from babel.dates import get_month_names
 
-from rag.cleaning import fold_accents
-from rag.language import SUPPORTED_LANGUAGES
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 # A number never starts inside a word or another number ("1 670" is never read as "670").
 START = r"(?<![0-9a-z])(?<![0-9][.,])(?<![0-9] )"

@@ -12,10 +12,10 @@ import pytest
 
 from agents.tools.dates import parse_visit_date
 from agents.tools.gazetteer import load_gazetteer
-from agents.tools.travel_phrases import TravelMode
 from benchmarks._common import half_of
 from rag.evaluate import normalise
-from rag.language import SUPPORTED_LANGUAGES
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.transport import TravelMode
 from tests.conftest import REPO_ROOT, SHARED_DIR
 
 EVAL = REPO_ROOT / "data" / "eval"

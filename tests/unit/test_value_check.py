@@ -8,8 +8,8 @@ import pytest
 
 from agents.answer.value_check import check_values
 from agents.answer.value_extract import ValueKind, extract_values
-from rag.answer_types import ANSWER_TYPES
-from rag.cleaning import fold_accents
+from rag.answer_types import answer_types
+from rag.lexicon.folding import fold_accents
 
 TICKETS = (
     "Le billet Château coûte 21 €, tarif réduit 13 €. Le château est ouvert de 9 h à 18 h 30, "
@@ -217,7 +217,7 @@ def test_an_answer_whose_values_all_hold_is_returned_as_is() -> None:
 
 
 def test_value_kinds_are_those_of_the_answer_types() -> None:
-    assert set(get_args(ValueKind)) == {kind.name for kind in ANSWER_TYPES}
+    assert set(get_args(ValueKind)) == {kind.name for kind in answer_types()}
 
 
 @pytest.mark.parametrize(
@@ -235,7 +235,7 @@ def test_value_kinds_are_those_of_the_answer_types() -> None:
 )
 def test_every_value_the_answer_types_see_is_read(text: str) -> None:
     seen = {
-        kind.name for kind in ANSWER_TYPES if kind.name != "count" and kind.value.search(fold_accents(text))
+        kind.name for kind in answer_types() if kind.name != "count" and kind.value.search(fold_accents(text))
     }
     read = {kind for value in extract_values(text) for kind, _ in value.readings}
     assert seen and seen <= read
