@@ -28,3 +28,4 @@ class AgentDeps:
     duplicate_query_threshold: float = 0.85
     max_tool_calls: int = 8  # per model reply
     max_searches: int = 12  # per turn, the agent's and the follow-ups' together
+    rewrite_unverified: bool = True  # ask the model once to rewrite an answer whose values fail the check

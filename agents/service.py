@@ -88,6 +88,7 @@ class AgentService:
             max_searches=self.settings.max_searches,
             duplicate_query_threshold=self.settings.duplicate_query_threshold
             or same_query_threshold(retriever_.embedder.name),
+            rewrite_unverified=not self.offline,  # the offline model quotes: a rewrite would say the same
         )
         # A checkpointer given by the caller (tests) is private to this process: in-process locks suffice.
         self.checkpoints: Checkpoints | None = (

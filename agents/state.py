@@ -13,7 +13,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 
-from agents.answer.model import Answer, Citation
+from agents.answer.model import Answer, CheckedValue, Citation
 from agents.evidence import add_passages
 from agents.schemas import Critique
 from agents.tools.knowledge_base import KnowledgeBaseResult
@@ -76,6 +76,7 @@ STATE_TYPES = [
         Passage,
         Answer,
         Citation,
+        CheckedValue,
         Critique,
         ToolOutcome,
         KnowledgeBaseResult,

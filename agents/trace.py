@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from agents.answer.model import CheckedValue
 from agents.tools.knowledge_base import KnowledgeBaseResult
 
 
@@ -74,6 +75,8 @@ class AnswerStep(Step):
     cited: list[int] = Field(default_factory=list)
     removed_citations: list[int] = Field(default_factory=list)
     abstained: bool = False
+    values: list[CheckedValue] = Field(default_factory=list)  # each stated value and where it was found
+    removed_sentences: list[str] = Field(default_factory=list)
 
 
 TraceStep = Annotated[

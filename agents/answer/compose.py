@@ -19,11 +19,15 @@ class ComposedAnswer:
     cited: list[int]
 
 
-def compose_answer(text: str, evidence: Sequence[Passage], kind: AnswerKind = "answered") -> ComposedAnswer:
-    """Drop citations of unknown passages, renumber the rest per source in reading order (the
-    numbering the streamed text used), and attach each source's cited passages."""
+def compose_answer(
+    text: str, evidence: Sequence[Passage], kind: AnswerKind = "answered", streamed: str = ""
+) -> ComposedAnswer:
+    """Drop citations of unknown passages, renumber the rest per source in reading order, and
+    attach each source's cited passages. Numbers are given in the order of ``streamed`` first (the
+    text the visitor saw while it was written), so a sentence removed since changes no number."""
     check = check_citations(text, {p.number for p in evidence if p.number is not None})
     numbering = SourceNumbering(evidence)
+    numbering.rewrite(streamed)
     shown = numbering.rewrite(check.text)
     citations: dict[int, Citation] = {}
     for evidence_number in check.cited:

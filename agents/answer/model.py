@@ -20,6 +20,17 @@ class Citation(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
 
 
+class CheckedValue(BaseModel):
+    """A value the answer stated (a price, a time, a date…) and where it was found."""
+
+    text: str  # as the answer wrote it
+    kind: str  # price, hours, date, duration, phone, distance, age, area, count
+    verified: bool
+    cited: list[int] = Field(default_factory=list)  # evidence numbers its sentence cites
+    found_in: list[int] = Field(default_factory=list)  # evidence numbers of the passages stating it
+    in_tool_result: bool = False
+
+
 class Answer(BaseModel):
     """What the visitor reads: any front end draws it without parsing the text."""
 
@@ -27,6 +38,8 @@ class Answer(BaseModel):
     kind: AnswerKind = "answered"
     citations: list[Citation] = Field(default_factory=list)  # in the order the answer first cites them
     removed_citations: list[int] = Field(default_factory=list)  # evidence numbers that matched no passage
+    values: list[CheckedValue] = Field(default_factory=list)  # every value stated, verified or not
+    removed_sentences: list[str] = Field(default_factory=list)  # sentences dropped for unverified values
 
     @property
     def abstained(self) -> bool:

@@ -1,4 +1,4 @@
-"""The answer: in the visitor's language, citations checked against the evidence."""
+"""The answer: in the visitor's language, citations and stated values checked against the evidence."""
 
 from __future__ import annotations
 
@@ -6,9 +6,14 @@ import json
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langgraph.constants import TAG_NOSTREAM
 
 from agents.answer.compose import compose_answer
+from agents.answer.model import AnswerKind
+from agents.answer.value_check import ValueCheck
+from agents.answer.verify import checked_values, verify_values
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
 from agents.evidence import rendered
@@ -17,40 +22,68 @@ from agents.schemas import tagged
 from agents.state import AgentState
 from agents.trace import AnswerStep, elapsed_ms
 
+ANSWER_KIND_KEY = "answer_kind"  # a model may say which kind of answer it wrote (the offline one does)
+
 
 def _tool_results(state: AgentState) -> str:
     results = [json.dumps(r.for_model(), ensure_ascii=False) for r in state.get("tool_results", [])]
     return tagged("tool_results", "\n".join(results)) if results else ""
 
 
-def finish(state: AgentState, text: str, started: float, node: str) -> dict[str, Any]:
-    """The typed answer: citations checked and numbered per source; abstained when the knowledge
-    base was searched and nothing was cited (and no tool answered)."""
+def _kind(state: AgentState, cited: bool, said: object) -> AnswerKind:
+    """What the model said, else: not found when the knowledge base was searched and nothing was
+    cited (no tool answered either); partial when the last critique still found parts missing."""
+    if said in ("answered", "partial", "not_found"):
+        return said
+    if state.get("queries") and not cited and not state.get("tool_results"):
+        return "not_found"
+    critiques = state.get("critiques", [])
+    return "partial" if state.get("gaps") and critiques and not critiques[-1].sufficient else "answered"
+
+
+def finish(
+    state: AgentState, check: ValueCheck, streamed: str, started: float, node: str, said: object = None
+) -> dict[str, Any]:
+    """The typed answer: values checked, citations checked and numbered per source."""
     evidence = state.get("evidence", [])
-    composed = compose_answer(text, evidence)
-    abstained = bool(state.get("queries")) and not composed.cited and not state.get("tool_results")
-    reply = composed.answer.model_copy(update={"kind": "not_found" if abstained else "answered"})
+    composed = compose_answer(check.text, evidence, streamed=streamed)
+    kind = _kind(state, bool(composed.cited), said)
+    reply = composed.answer.model_copy(
+        update={"kind": kind, "values": checked_values(check), "removed_sentences": check.removed}
+    )
     step = AnswerStep(
         node="synthesize" if node == "synthesize" else "direct_reply",
         ms=elapsed_ms(started),
         cited=composed.cited,
         removed_citations=reply.removed_citations,
-        abstained=abstained,
+        abstained=reply.abstained,
+        values=reply.values,
+        removed_sentences=check.removed,
     )
     return {"messages": [AIMessage(reply.text)], "reply": reply, "trace": [step]}
 
 
+def _rewritten(
+    llm: BaseChatModel, messages: list[BaseMessage], draft: str, check: ValueCheck, language: str
+) -> str:
+    """The model's one rewrite of ``draft`` with the failing values named; not streamed to the visitor."""
+    request = render("rewrite_values", failures="\n".join(check.failures), language=language_name(language))
+    reply = llm.invoke([*messages, AIMessage(draft), HumanMessage(request)], config={"tags": [TAG_NOSTREAM]})
+    return reply.text
+
+
 def make_synthesize(deps: AgentDeps) -> Any:
-    """Node factory: one model call writing the cited answer."""
+    """Node factory: one model call writing the cited answer (two when its values fail the check)."""
 
     def synthesize(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        system = render("synthesize", language=language_name(state.get("language", "")))
+        language = state.get("language", "")
+        system = render("synthesize", language=language_name(language))
         context = "\n".join(
             part
             for part in (
                 tagged("question", state.get("question", "")),
-                tagged("language", state.get("language", "")),
+                tagged("language", language),
                 rendered(state.get("evidence", [])) if state.get("evidence") else "",
                 _tool_results(state),
             )
@@ -59,13 +92,20 @@ def make_synthesize(deps: AgentDeps) -> Any:
         brief = Brief(
             node="synthesize",
             question=state.get("question", ""),
-            language=state.get("language", ""),
+            language=language,
             kb_language=deps.kb_language,
             evidence=state.get("evidence", []),
             tool_results=state.get("tool_results", []),
         )
-        reply = deps.llm.invoke([briefed_system(system, brief), HumanMessage(context)])
-        return {**finish(state, reply.text, started, "synthesize"), "model_calls": 1}
+        messages: list[BaseMessage] = [briefed_system(system, brief), HumanMessage(context)]
+        reply = deps.llm.invoke(messages)
+        evidence, tools = state.get("evidence", []), state.get("tool_results", [])
+        check, calls = verify_values(reply.text, evidence, tools, language), 1
+        if check.failures and deps.rewrite_unverified:
+            rewrite = _rewritten(deps.llm, messages, reply.text, check, language)
+            check, calls = verify_values(rewrite, evidence, tools, language), 2
+        said = reply.response_metadata.get(ANSWER_KIND_KEY)
+        return {**finish(state, check, reply.text, started, "synthesize", said), "model_calls": calls}
 
     return synthesize
 
@@ -73,6 +113,8 @@ def make_synthesize(deps: AgentDeps) -> Any:
 def direct_reply(state: AgentState) -> dict[str, Any]:
     """The agent answered without tools (a greeting, small talk): that reply is the answer."""
     started = time.perf_counter()
-    result = finish(state, state["messages"][-1].text, started, "direct_reply")
+    text = state["messages"][-1].text
+    check = verify_values(text, [], [], state.get("language", ""))
+    result = finish(state, check, text, started, "direct_reply")
     result.pop("messages")  # the reply is already in the conversation
     return result
