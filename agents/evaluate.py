@@ -7,19 +7,19 @@ import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from agents.answer.citations import CITATION_GROUP, cited_numbers
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
 
-_CITATION = re.compile(r"\[(\d+)\]")
 # A curly quotation runs to the last closing mark of its line: quoted passages quote titles in turn.
-_QUOTED = re.compile(r"«[^»]*»|“[^\n]*”|\"[^\"]*\"|\[\d+\]")
+_QUOTED = re.compile(r"«[^»]*»|“[^\n]*”|\"[^\"]*\"")
 Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
 
 
 def own_words(answer: str) -> str:
     """The answer without quoted passages and citation marks: the words the agent wrote itself."""
-    return _QUOTED.sub(" ", answer)
+    return CITATION_GROUP.sub(" ", _QUOTED.sub(" ", answer))
 
 
 def answer_language(answer: str) -> str:
@@ -56,7 +56,7 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
     row["tool_choice_ok"] = set(result.tools) == expected
     row["language_ok"] = language == question.get("lang")
     row["answer_language"] = language
-    in_answer = {int(number) for number in _CITATION.findall(result.answer)}
+    in_answer = set(cited_numbers(result.answer))
     row["citations_valid"] = in_answer == set(result.citations)
     if question.get("type") == "out_of_scope":
         row["abstention_ok"] = declined(result)
