@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -10,6 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.constants import TAG_NOSTREAM
 
+from agents.answer.citations import CITATION_GROUP
 from agents.answer.compose import compose_answer
 from agents.answer.model import AnswerKind
 from agents.answer.value_check import ValueCheck
@@ -17,6 +19,7 @@ from agents.answer.verify import checked_values, verify_values
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
 from agents.evidence import rendered
+from agents.offline.phrases import phrases, replies
 from agents.prompts import language_name, render
 from agents.schemas import tagged
 from agents.state import AgentState
@@ -63,6 +66,15 @@ def finish(
     return {"messages": [AIMessage(reply.text)], "reply": reply, "trace": [step]}
 
 
+def _has_words(text: str) -> bool:
+    return bool(re.search(r"\w", CITATION_GROUP.sub("", text)))
+
+
+def _not_in_knowledge_base(language: str) -> str:
+    """The plain sentence, in the visitor's language, that the knowledge base does not say."""
+    return replies(language)["abstain"].format(url=phrases()["official_website"])
+
+
 def _rewritten(
     llm: BaseChatModel, messages: list[BaseMessage], draft: str, check: ValueCheck, language: str
 ) -> str:
@@ -105,6 +117,8 @@ def make_synthesize(deps: AgentDeps) -> Any:
             rewrite = _rewritten(deps.llm, messages, reply.text, check, language)
             check, calls = verify_values(rewrite, evidence, tools, language), 2
         said = reply.response_metadata.get(ANSWER_KIND_KEY)
+        if reply.text.strip() and not _has_words(check.text):  # every sentence failed the check
+            check, said = check.model_copy(update={"text": _not_in_knowledge_base(language)}), "not_found"
         return {**finish(state, check, reply.text, started, "synthesize", said), "model_calls": calls}
 
     return synthesize

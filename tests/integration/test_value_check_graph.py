@@ -132,3 +132,10 @@ def test_the_openai_client_answering_invented_values_shows_none_of_them(server: 
     assert state["reply"].text == "Fermé le lundi [1]."
     assert len(server.requests) == 4
     assert "99 €" in server.requests[-1].body["messages"][-1]["content"]  # the failure was named
+
+
+def test_an_answer_whose_every_sentence_fails_says_plainly_that_the_knowledge_base_does_not_say() -> None:
+    state = ask(scripted("El billete cuesta 99 € [1]."), "¿Cuánto cuesta?", rewrite=False)
+
+    assert state["reply"].kind == "not_found"
+    assert "99" not in state["reply"].text and "https://www.chateauversailles.fr" in state["reply"].text
