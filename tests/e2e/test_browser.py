@@ -99,6 +99,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> It
         PYTHONPATH=str(REPO_ROOT),
         RAG_INDEX_DIR=str(index_dir),
         AGENT_PROVIDER="offline",
+        TOOLS_OFFLINE="true",  # climate normals and distance estimates: no weather or routing service
         AGENT_CHECKPOINT_PATH=str(tmp_path / "state" / "threads.sqlite"),
         HF_HUB_OFFLINE="1",
         TRANSFORMERS_OFFLINE="1",
@@ -254,6 +255,35 @@ def test_the_citation_numbers_shown_while_streaming_are_the_final_ones(chromium:
     assert partial, "no citation was seen while the answer streamed"
     for numbers in partial:  # each state seen while streaming reads as the start of the final answer
         assert numbers == final[: len(numbers)], (numbers, final)
+
+
+def test_a_weather_question_after_a_travel_question_gets_a_weather_answer(
+    chromium: Path, app_url: str
+) -> None:
+    with _browser_page(chromium, viewport=PHONE, locale="fr-FR") as page:
+        page.goto(app_url)
+        page.get_by_test_id("stChatInputTextArea").wait_for(timeout=60_000)
+        travel = _answer(page, "Comment venir au château en train depuis la gare Montparnasse ?", 1)
+        weather = _answer(page, "Et la météo prévue pour samedi à Versailles ?", 2)
+        hours = _answer(page, "À quelle heure ouvre le château ?", 3)
+
+    assert "RER" in travel or "train" in travel.lower()
+    assert "°C" in weather and "RER" not in weather and "Montparnasse" not in weather
+    assert "°C" not in hours and "RER" not in hours
+
+
+def _answer(page: Any, question: str, turn: int) -> str:
+    """Send ``question`` and return the text of the ``turn``-th answer once it is complete."""
+    from playwright.sync_api import expect
+
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+    answer = page.get_by_test_id("stChatMessage").nth(2 * turn - 1)
+    expect(answer).not_to_contain_text("▌", timeout=ANSWER_TIMEOUT_MS)
+    expect(page.get_by_test_id("stChatInputTextArea")).to_be_enabled(timeout=ANSWER_TIMEOUT_MS)
+    page.wait_for_timeout(500)
+    return str(answer.inner_text())
 
 
 def test_an_operator_opens_the_console_and_the_trace(chromium: Path, app_url: str, tmp_path: Path) -> None:
