@@ -14,6 +14,8 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from agents.reading.request import TurnRequest
+
 BRIEF_KEY = "agent_brief"
 Node = Literal["agent", "gap_analysis", "self_critique", "synthesize"]
 
@@ -28,6 +30,7 @@ class Brief(BaseModel):
     evidence: list[dict[str, Any]] = Field(default_factory=list)  # numbered passages (AgentState)
     tool_results: list[dict[str, Any]] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)  # aspects the gap analysis found missing
+    request: TurnRequest | None = None  # the turn as read by the prepare node (agents.reading)
 
 
 def briefed_system(prompt: str, brief: Brief) -> SystemMessage:

@@ -13,6 +13,7 @@ class AgentState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     question: str  # the visitor's question, made standalone when it is a short follow-up
+    request: dict[str, Any]  # the turn read (agents.reading.request.TurnRequest.model_dump())
     language: str  # reply language (ISO 639-1)
     queries: list[str]  # every knowledge-base query run this turn
     evidence: list[dict[str, Any]]  # passages, de-duplicated by chunk id, numbered from 1, stable

@@ -1,4 +1,4 @@
-"""Start of a turn: the question, the reply language, and fresh per-turn fields."""
+"""Start of a turn: the turn read as a request (topics, slots, language), and fresh per-turn fields."""
 
 from __future__ import annotations
 
@@ -7,25 +7,29 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
-from agents.deps import trace_event
-from agents.language import reply_language
+from agents.deps import AgentDeps, trace_event
+from agents.reading.intent import intent_index
+from agents.reading.read import read_turn
+from agents.reading.request import TurnRequest
 from agents.state import TURN_DEFAULTS, AgentState
 
-FOLLOW_UP_MAX_WORDS = 6
 
+def make_prepare(deps: AgentDeps) -> Any:
+    """Node factory: the turns are read by meaning with the knowledge base's query embedder."""
 
-def prepare(state: AgentState) -> dict[str, Any]:
-    """Read the latest visitor message; a short follow-up is completed with the previous question."""
-    started = time.perf_counter()
-    humans = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
-    message = humans[-1].text if humans else ""
-    language = reply_language(message, state.get("language"))
-    question = message
-    if len(humans) > 1 and len(message.split()) <= FOLLOW_UP_MAX_WORDS:
-        question = f"{humans[-2].text} {message}"
-    return {
-        **TURN_DEFAULTS,
-        "question": question,
-        "language": language,
-        "trace": [trace_event("prepare", started, language=language, question=question)],
-    }
+    def prepare(state: AgentState) -> dict[str, Any]:
+        """Read the latest visitor message, completed from the previous request when elliptical."""
+        started = time.perf_counter()
+        humans = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
+        stored = state.get("request")
+        previous = TurnRequest.model_validate(stored) if stored else None
+        request = read_turn(humans[-1].text if humans else "", previous, state.get("language"), intent_index(deps.embed))
+        return {
+            **TURN_DEFAULTS,
+            "question": request.question,
+            "language": request.language,
+            "request": request.model_dump(),
+            "trace": [trace_event("prepare", started, language=request.language, question=request.question)],
+        }
+
+    return prepare

@@ -68,6 +68,7 @@ def make_synthesize(deps: AgentDeps) -> Any:
             kb_language=deps.kb_language,
             evidence=state.get("evidence", []),
             tool_results=state.get("tool_results", []),
+            request=state.get("request"),
         )
         reply = deps.llm.invoke([briefed_system(system, brief), HumanMessage(context)])
         return finish(state, reply.text, started, "synthesize", state.get("model_calls", 0) + 1)
