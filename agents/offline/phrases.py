@@ -64,12 +64,8 @@ def replies(language: str) -> dict[str, str]:
 
 @lru_cache(maxsize=64)
 def cues(name: str) -> Cues:
-    """A cue list of ``[cues]``, a transport mode (``mode:train``) or every mode (``mode``)."""
+    """A word list of ``[cues]``, or every small-talk phrase (``small_talk``)."""
     data = phrases()
-    if name == "mode":
-        return Cues(word for words in data["travel_modes"].values() for word in words)
-    if name.startswith("mode:"):
-        return Cues(data["travel_modes"][name[5:]])
     if name == "small_talk":
         return Cues(t for table in data["small_talk"].values() for terms in table.values() for t in terms)
     return Cues(data["cues"][name])

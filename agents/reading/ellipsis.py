@@ -49,12 +49,13 @@ def is_elliptical(own: TurnRequest, previous: TurnRequest | None, said: Said, fo
 
 
 def previous_place(previous: TurnRequest) -> str | None:
-    """Where "there" is: the previous origin, else the place the previous weather was asked for."""
+    """Where "there" is: the previous origin, else the place of the previous weather, else the
+    first place the previous turn named."""
     if previous.travel and previous.travel.origin:
         return previous.travel.origin
     if previous.weather and previous.weather.place != WeatherSlots().place:
         return previous.weather.place
-    return None
+    return previous.places[0] if previous.places else None
 
 
 def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> TurnRequest:

@@ -27,9 +27,10 @@ logger = logging.getLogger(__name__)
 Embed = Callable[[Sequence[str]], np.ndarray]
 INTENTS_FILE = PROJECT_ROOT / "data" / "offline" / "intents.toml"
 CACHE_DIR = PROJECT_ROOT / ".rag_index" / "intents"
+SEEN_MAX = 4096
 NEAREST = 3  # a topic's score: the mean cosine of its three examples closest to the part
 TOOL_MARGIN = 0.01  # a tool's topic must beat the knowledge base's score by this much
-OWN_TOPIC_MARGIN = 0.015  # a follow-up names a topic of its own when its best beats the next by this
+OWN_TOPIC_MARGIN = 0.03  # a follow-up names a topic of its own when its best beats the next by this
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,10 @@ class TopicScores:
         """The topic read: a tool only when it beats the knowledge base by ``TOOL_MARGIN``."""
         tool = max(("weather", "travel"), key=lambda t: self.scores[t])
         return tool if self.scores[tool] >= self.scores["knowledge_base"] + TOOL_MARGIN else "knowledge_base"
+
+    def plus(self, topic: Topic, amount: float) -> TopicScores:
+        """These scores with ``amount`` added to ``topic``'s (evidence besides the meaning)."""
+        return TopicScores({**self.scores, topic: self.scores[topic] + amount})
 
     @property
     def margin(self) -> float:
@@ -69,6 +74,7 @@ class IntentIndex:
         self.embed = embed
         self.topics = np.array([topic for topic, _ in examples])
         self.vectors = vectors
+        self._seen: dict[str, np.ndarray] = {}  # texts already embedded: a conversation re-read
 
     @classmethod
     def build(cls, embed: Embed, name: str | None = None, path: Path = INTENTS_FILE) -> IntentIndex:
@@ -94,7 +100,11 @@ class IntentIndex:
         """Each text's closeness to every topic."""
         if not texts:
             return []
-        similarities = np.asarray(self.embed(list(texts)), dtype=np.float32) @ self.vectors.T
+        if new := [text for text in dict.fromkeys(texts) if text not in self._seen]:
+            if len(self._seen) > SEEN_MAX:
+                self._seen.clear()
+            self._seen.update(zip(new, np.asarray(self.embed(new), dtype=np.float32), strict=True))
+        similarities = np.stack([self._seen[text] for text in texts]) @ self.vectors.T
         results = []
         for row in similarities:
             scores: dict[Topic, float] = {}

@@ -22,6 +22,7 @@ from agents.reading.request import (
 from agents.tools.travel import parse_mode
 from agents.tools.travel_phrases import MODE_WORDS
 
+PLACE_BONUS = 0.02  # a part naming where a journey could start leans that much towards travel
 FRAGMENT_WORDS = 5  # a turn this short, with at most two topic words, may be a follow-up
 OPENED_FRAGMENT_WORDS = 8  # the same opening with "and" or "what about"
 FRAGMENT_TOPIC_WORDS = 2
@@ -38,7 +39,10 @@ def read_turn(
     reply = read_language(message, conversation_language or (previous.language if previous else None))
     language = reply.code
     parts = question_parts(message, language) or [message]
-    scores = index.score(parts)
+    scores = [
+        s.plus("travel", PLACE_BONUS) if slots.origin_in(part, language) else s
+        for part, s in zip(parts, index.score(parts), strict=True)
+    ]
     topics = [topic for topic in TOPICS if any(s.best == topic for s in scores)] or ["knowledge_base"]
     said = _said(message, parts, scores, language)
     asked = [p for p, s in zip(parts, scores, strict=True) if s.best == "knowledge_base"]
@@ -49,6 +53,7 @@ def read_turn(
         knowledge_base=KnowledgeBaseSlots(subject=search, search=search),
         weather=_weather(said) if "weather" in topics else None,
         travel=_travel(message, said, language) if "travel" in topics else None,
+        places=[m.spelling for m in slots.places_in(message) if not m.is_versailles or m.place.kind == "station"],
         language=language,
         unsupported_language=reply.unsupported,
     )

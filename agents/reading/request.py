@@ -52,6 +52,7 @@ class TurnRequest(BaseModel):
     knowledge_base: KnowledgeBaseSlots
     weather: WeatherSlots | None = None
     travel: TravelSlots | None = None
+    places: list[str] = Field(default_factory=list)  # gazetteer places it names besides the Palace
     elliptical: bool = False  # it leaves its question unsaid ("and on Sunday?", "from there")
     inherited: list[str] = Field(default_factory=list)  # e.g. "topics", "travel.origin", "subject"
     language: str = "en"  # the reply language

@@ -45,7 +45,13 @@ class PlaceMention:
 
     @property
     def is_versailles(self) -> bool:
+        """The Palace, its town or one of its stations."""
         return self.place.rank == 0
+
+    @property
+    def is_palace(self) -> bool:
+        """The Palace itself: never where a journey to it starts."""
+        return self.place.rank == 0 and self.place.kind == "landmark"
 
     @property
     def far(self) -> bool:
@@ -133,7 +139,17 @@ def places_in(text: str) -> list[PlaceMention]:
             start = min(position for position, _ in found)
             spelling = max((s for _, s in found), key=lambda s: len(normalise(s)))
             mentions.append(PlaceMention(place, spelling, start))
-    return sorted(mentions, key=lambda mention: mention.start)
+    return sorted(_outermost(mentions), key=lambda mention: mention.start)
+
+
+def _outermost(mentions: list[PlaceMention]) -> list[PlaceMention]:
+    """Without the places named inside another's name ("Sèvres" in "Pont de Sèvres")."""
+
+    def inside(a: PlaceMention, b: PlaceMention) -> bool:
+        a_end, b_end = a.start + len(normalise(a.spelling)), b.start + len(normalise(b.spelling))
+        return a is not b and b.start <= a.start and a_end <= b_end and (a_end - a.start) < (b_end - b.start)
+
+    return [a for a in mentions if not any(inside(a, b) for b in mentions)]
 
 
 def _position(query: str, key: str) -> int:
@@ -146,19 +162,24 @@ def _position(query: str, key: str) -> int:
 
 
 def _after_marker(query: str, start: int, markers: list[str]) -> bool:
-    """Whether an origin marker (an article between allowed) comes right before ``start``."""
+    """Whether an origin marker comes right before ``start``, but for articles and one other word
+    ("desde a estação Versailles Rive Gauche")."""
     words = query[:start].split()
-    while words and words[-1] in _ARTICLES:
-        words.pop()
-    before = " ".join(words)
-    return any(before == m or before.endswith(f" {m}") for m in map(normalise, markers) if m and not CJK.search(m))
+    candidates = []
+    for skipped in (0, 1):
+        rest = words[: len(words) - skipped]
+        while rest and rest[-1] in _ARTICLES:
+            rest = rest[:-1]
+        candidates.append(" ".join(rest))
+    keys = [m for m in map(normalise, markers) if m and not CJK.search(m)]
+    return any(before == m or before.endswith(f" {m}") for before in candidates for m in keys)
 
 
 def marked_origin_in(text: str, language: str) -> str | None:
     """A place named after an origin marker ("from Orly", "depuis la gare de Lyon", "パリから", "从巴黎")."""
     query, markers = normalise(text), lexicon("origin_markers", language)
     for mention in places_in(text):
-        if not mention.is_versailles and (
+        if not mention.is_palace and (
             _after_marker(query, mention.start, markers) or _cjk_marked(text, mention.spelling, markers)
         ):
             return mention.spelling
@@ -173,7 +194,13 @@ def origin_in(text: str, language: str) -> str | None:
     mentions = [m for m in places_in(text) if not m.is_versailles]
     if len(mentions) == 1 or (mentions and not any(m.far for m in mentions)):
         return mentions[0].spelling
-    return _words_after_marker(text, language, lexicon("origin_markers", language)) if not mentions else None
+    if mentions:
+        return None
+    named = Cues(m.spelling for m in places_in(text)).find(text)
+    rest = "".join(" " if any(a <= i < b for a, b in named) else c for i, c in enumerate(text))
+    if close := gazetteer().find(rest):  # a spelling off by a letter or two ("Inválidos")
+        return None if close.rank == 0 else close.name
+    return _words_after_marker(text, language, lexicon("origin_markers", language))
 
 
 def _cjk_marked(text: str, spelling: str, markers: list[str]) -> bool:
