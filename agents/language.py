@@ -11,7 +11,7 @@ from rag.language import SUPPORTED_LANGUAGES, SUPPORTED_SCRIPTS, detect_language
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 MIN_WORDS = 3
 MIN_CJK_CHARACTERS = 4
-SWITCH_PROBABILITY = 0.9  # among the nine languages: below it a message does not change the language
+SWITCH_PROBABILITY = 0.8  # among the nine languages: below it a message does not change the language
 UNSUPPORTED_PROBABILITY = 0.9  # among all languages, for a message in Latin script (Polish, Swedish)
 FALLBACK = "en"
 

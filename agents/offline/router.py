@@ -45,8 +45,9 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
     if travel and travel.origin and not travel.far and "get_travel_info" in tools:
         calls.append(("get_travel_info", {"origin": travel.origin, "mode": travel.mode, "language": language}))
     if ("knowledge_base" in request.topics or not calls) and "search_knowledge_base" in tools:
-        search = request.knowledge_base.search if "knowledge_base" in request.topics else request.message
-        calls += [("search_knowledge_base", {"query": part}) for part in question_parts(search, language)]
+        asked = request.knowledge_base.queries if "knowledge_base" in request.topics else []
+        queries = asked or question_parts(request.message, language) or [request.message]
+        calls += [("search_knowledge_base", {"query": query}) for query in queries]
     return calls
 
 

@@ -48,6 +48,12 @@ def is_elliptical(own: TurnRequest, previous: TurnRequest | None, said: Said, fo
     return "travel" in own.topics and said.origin is None and previous_place(previous) is not None
 
 
+def follow_up_query(message: str, subject: str) -> str:
+    """One query for a follow-up: its words, then the subject they complete ("Et le lundi ? (horaires
+    d'ouverture du château)"), so the search looks for what the follow-up changes about the subject."""
+    return f"{message.strip()} ({subject.strip().rstrip('?？ ')})" if subject.strip() else message.strip()
+
+
 def previous_place(previous: TurnRequest) -> str | None:
     """Where "there" is: the previous origin, else the place of the previous weather, else the
     first place the previous turn named."""
@@ -66,6 +72,7 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
     if form.slot_only or (form.fragment and not form.own_topic_clear):
         travel_words = said.mode is not None or said.deictic_origin
         topics = ["travel"] if travel_words and "travel" not in previous.topics else list(previous.topics)
+        topics = [t for t in topics if _names_a_slot_of(t, said)] or ["knowledge_base"]
         inherited.append("topics")
     elif said.deictic_origin and "travel" not in topics:
         topics.append("travel")
@@ -78,11 +85,23 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
             "topics": topics,
             "weather": weather,
             "travel": travel,
-            "knowledge_base": KnowledgeBaseSlots(subject=subject, search=f"{subject} {own.message}".strip()),
+            "knowledge_base": KnowledgeBaseSlots(
+                subject=subject, search=f"{subject} {own.message}".strip(), queries=[follow_up_query(own.message, subject)]
+            ),
             "elliptical": True,
             "inherited": inherited,
         }
     )
+
+
+def _names_a_slot_of(topic: Topic, said: Said) -> bool:
+    """Whether the turn changes something ``topic`` is asked with: a tool is asked again only for a
+    new day or place (weather) or a new origin or mode (travel); "and the prices?" is not a route."""
+    if topic == "weather":
+        return said.day is not None or said.place is not None
+    if topic == "travel":
+        return said.origin is not None or said.mode is not None or said.deictic_origin
+    return True
 
 
 def _weather(said: Said, previous: TurnRequest, inherited: list[str]) -> WeatherSlots:

@@ -30,6 +30,10 @@ CACHE_DIR = PROJECT_ROOT / ".rag_index" / "intents"
 SEEN_MAX = 4096
 NEAREST = 3  # a topic's score: the mean cosine of its three examples closest to the part
 TOOL_MARGIN = 0.01  # a tool's topic must beat the knowledge base's score by this much
+# ... and reach this score: a question on nothing the assistant knows ("who won the 1998 World
+# Cup?") is about as far from every topic (e5: 0.77); on the tune half every weather or travel
+# request scored 0.864 or more.
+TOOL_FLOOR = 0.82
 OWN_TOPIC_MARGIN = 0.03  # a follow-up names a topic of its own when its best beats the next by this
 
 
@@ -41,9 +45,11 @@ class TopicScores:
 
     @property
     def best(self) -> Topic:
-        """The topic read: a tool only when it beats the knowledge base by ``TOOL_MARGIN``."""
+        """The topic read: a tool only when it beats the knowledge base by ``TOOL_MARGIN`` and
+        reaches ``TOOL_FLOOR``."""
         tool = max(("weather", "travel"), key=lambda t: self.scores[t])
-        return tool if self.scores[tool] >= self.scores["knowledge_base"] + TOOL_MARGIN else "knowledge_base"
+        close = self.scores[tool] >= max(self.scores["knowledge_base"] + TOOL_MARGIN, TOOL_FLOOR)
+        return tool if close else "knowledge_base"
 
     def plus(self, topic: Topic, amount: float) -> TopicScores:
         """These scores with ``amount`` added to ``topic``'s (evidence besides the meaning)."""

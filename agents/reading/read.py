@@ -27,6 +27,7 @@ FRAGMENT_WORDS = 5  # a turn this short, with at most two topic words, may be a 
 OPENED_FRAGMENT_WORDS = 8  # the same opening with "and" or "what about"
 FRAGMENT_TOPIC_WORDS = 2
 FRAGMENT_CJK = 8
+FRAGMENT_CJK_TOPIC = 4  # Japanese or Chinese characters left once slots are removed, in a fragment
 SLOT_ONLY_CJK = 2  # Japanese or Chinese left once slots are removed: a particle or two ("は", "那…呢")
 _PUNCTUATION = re.compile(r"[\s\W_]+")
 
@@ -50,7 +51,7 @@ def read_turn(
     own = TurnRequest(
         message=message,
         topics=topics,
-        knowledge_base=KnowledgeBaseSlots(subject=search, search=search),
+        knowledge_base=KnowledgeBaseSlots(subject=search, search=search, queries=question_parts(search, language)),
         weather=_weather(said) if "weather" in topics else None,
         travel=_travel(message, said, language) if "travel" in topics else None,
         places=[m.spelling for m in slots.places_in(message) if not m.is_versailles or m.place.kind == "station"],
@@ -78,8 +79,8 @@ def _said(message: str, parts: list[str], scores: list[TopicScores], language: s
     elsewhere = [m for m in named if not m.is_versailles and not (travel_text and m.spelling == origin)]
     return Said(
         day=slots.day_in(weather_text) or slots.day_in(message),
-        place=elsewhere[0].spelling if elsewhere else None,
-        place_far=bool(elsewhere) and elsewhere[0].far,
+        place=(slots.weather_spelling(elsewhere[0]) or elsewhere[0].spelling) if elsewhere else None,
+        place_far=bool(elsewhere) and slots.weather_spelling(elsewhere[0]) is None,
         origin=origin,
         mode=slots.mode_in(message),
         deictic_origin=slots.deictic_origin_in(message, language),
@@ -107,7 +108,9 @@ def _form(message: str, language: str, said: Said, scores: list[TopicScores]) ->
     )
     short = len(CJK.findall(message)) <= FRAGMENT_CJK if cjk else words <= FRAGMENT_WORDS
     opened = slots.opens_follow_up(message, language) and words <= OPENED_FRAGMENT_WORDS
-    fragment = slot_only or ((short or opened) and (cjk or topic_words <= FRAGMENT_TOPIC_WORDS))
+    fragment = slot_only or (
+        (short or opened) and topic_words <= (FRAGMENT_CJK_TOPIC if cjk else FRAGMENT_TOPIC_WORDS)
+    )
     return Form(
         slot_only=slot_only,
         fragment=fragment,

@@ -39,6 +39,7 @@ class KnowledgeBaseSlots(BaseModel):
 
     subject: str  # the question the conversation is about; a follow-up keeps its predecessor's
     search: str  # the turn made standalone: the subject completed by what the follow-up names
+    queries: list[str] = Field(default_factory=list)  # what to search, one query per need
 
 
 class TurnRequest(BaseModel):

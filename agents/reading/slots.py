@@ -18,6 +18,7 @@ from agents.reading.request import TravelMode
 from agents.tools.dates import EXTRA_DAY_OFFSETS, VISITOR_LANGUAGES, WEEKEND_WORDS
 from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
 from agents.tools.travel import parse_mode
+from agents.tools.weather_places import built_in_place
 from rag.config import PROJECT_ROOT
 
 SLOTS_FILE = PROJECT_ROOT / "data" / "offline" / "slots.toml"
@@ -228,6 +229,15 @@ def _words_after_marker(text: str, language: str, markers: list[str]) -> str | N
             kept.append(word)
         if kept and kept[0][:1].isupper():
             return " ".join(kept)
+    return None
+
+
+def weather_spelling(mention: PlaceMention) -> str | None:
+    """The place's spelling the weather tool knows itself near Versailles (its built-in towns), if any."""
+    for spelling in (mention.spelling, mention.place.name, *mention.place.aliases):
+        known = built_in_place(spelling)
+        if known is not None and known.near_versailles:
+            return spelling
     return None
 
 
