@@ -24,7 +24,9 @@ class ReplyLanguage:
     unsupported: str | None = None
 
 
-def read_language(message: str, conversation_language: str | None = None, default: str = FALLBACK) -> ReplyLanguage:
+def read_language(
+    message: str, conversation_language: str | None = None, default: str = FALLBACK
+) -> ReplyLanguage:
     """How to reply to ``message`` in a conversation held so far in ``conversation_language``.
 
     Language detectors guess on one or two words ("Et dimanche ?" reads as Italian), so a short or
@@ -50,6 +52,7 @@ def read_language(message: str, conversation_language: str | None = None, defaul
     if conversation_language and probability < SWITCH_PROBABILITY:
         return ReplyLanguage(conversation_language)
     return ReplyLanguage(language)
+
 
 def reply_language(message: str, conversation_language: str | None = None, default: str = FALLBACK) -> str:
     """ISO 639-1 code of the reply (one of the nine languages)."""

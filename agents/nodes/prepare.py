@@ -23,7 +23,9 @@ def make_prepare(deps: AgentDeps) -> Any:
         humans = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
         stored = state.get("request")
         previous = TurnRequest.model_validate(stored) if stored else None
-        request = read_turn(humans[-1].text if humans else "", previous, state.get("language"), intent_index(deps.embed))
+        request = read_turn(
+            humans[-1].text if humans else "", previous, state.get("language"), intent_index(deps.embed)
+        )
         return {
             **TURN_DEFAULTS,
             "question": request.question,

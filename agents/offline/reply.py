@@ -11,10 +11,10 @@ from babel.lists import format_list
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.local_dates import rewrite_passage_date
-from agents.offline import reader, router
+from agents.offline import reader
+from agents.offline.phrases import phrases, replies
 from agents.reading import slots
 from agents.tools.gazetteer import Gazetteer, Place
-from agents.offline.phrases import phrases, replies
 from rag.answer_types import type_match, values_of
 from rag.embeddings import PassageVectorCache
 from rag.language import SUPPORTED_LANGUAGES
@@ -37,7 +37,7 @@ class Reading:
         parts = reader.question_parts(brief.question, asked_in)
         summaries = [s for r in brief.tool_results if (s := str(r.get("summary", "")).strip())]
         if summaries and not (brief.request and "knowledge_base" in brief.request.topics):
-            parts = []  # the tools answer it all; the question holds only the parts asked of the knowledge base
+            parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         pool = reader.candidates(brief.evidence, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)

@@ -43,7 +43,9 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
     if weather and not weather.far and "get_weather" in tools:
         calls.append(("get_weather", {"date": weather.day, "place": weather.place, "language": language}))
     if travel and travel.origin and not travel.far and "get_travel_info" in tools:
-        calls.append(("get_travel_info", {"origin": travel.origin, "mode": travel.mode, "language": language}))
+        calls.append(
+            ("get_travel_info", {"origin": travel.origin, "mode": travel.mode, "language": language})
+        )
     if ("knowledge_base" in request.topics or not calls) and "search_knowledge_base" in tools:
         asked = request.knowledge_base.queries if "knowledge_base" in request.topics else []
         queries = asked or question_parts(request.message, language) or [request.message]

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.reading.request import KnowledgeBaseSlots, Topic, TravelSlots, TurnRequest, WeatherSlots
+from agents.reading.request import (
+    KnowledgeBaseSlots,
+    Topic,
+    TravelMode,
+    TravelSlots,
+    TurnRequest,
+    WeatherSlots,
+)
 
 DEICTIC = "there"  # what a turn says for an origin it leaves to the conversation
 
@@ -22,7 +29,7 @@ class Said:
     place: str | None = None  # where the weather is asked for, besides Versailles
     place_far: bool = False  # that place is not near Versailles (a museum, a town of the gazetteer)
     origin: str | None = None
-    mode: str | None = None
+    mode: TravelMode | None = None
     deictic_origin: bool = False  # "from there", "d'ici"
 
 
@@ -86,7 +93,9 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
             "weather": weather,
             "travel": travel,
             "knowledge_base": KnowledgeBaseSlots(
-                subject=subject, search=f"{subject} {own.message}".strip(), queries=[follow_up_query(own.message, subject)]
+                subject=subject,
+                search=f"{subject} {own.message}".strip(),
+                queries=[follow_up_query(own.message, subject)],
             ),
             "elliptical": True,
             "inherited": inherited,
@@ -127,4 +136,4 @@ def _travel(own: TurnRequest, said: Said, previous: TurnRequest, inherited: list
     if said.mode is None and before.mode:
         inherited.append("travel.mode")
     far = own.travel.far if own.travel else False
-    return TravelSlots(origin=origin, mode=mode, far=far)  # type: ignore[arg-type]
+    return TravelSlots(origin=origin, mode=mode, far=far)

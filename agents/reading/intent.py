@@ -47,7 +47,8 @@ class TopicScores:
     def best(self) -> Topic:
         """The topic read: a tool only when it beats the knowledge base by ``TOOL_MARGIN`` and
         reaches ``TOOL_FLOOR``."""
-        tool = max(("weather", "travel"), key=lambda t: self.scores[t])
+        tools: tuple[Topic, Topic] = ("weather", "travel")
+        tool = max(tools, key=lambda t: self.scores[t])
         close = self.scores[tool] >= max(self.scores["knowledge_base"] + TOOL_MARGIN, TOOL_FLOOR)
         return tool if close else "knowledge_base"
 
@@ -69,7 +70,10 @@ def load_examples(path: Path = INTENTS_FILE) -> tuple[tuple[Topic, str], ...]:
     return tuple(
         (topic, text)
         for topic in TOPICS
-        for text in [*data[topic]["description"].values(), *(t for ts in data[topic]["examples"].values() for t in ts)]
+        for text in [
+            *data[topic]["description"].values(),
+            *(t for ts in data[topic]["examples"].values() for t in ts),
+        ]
     )
 
 
@@ -147,4 +151,4 @@ def default_embedder() -> Any:
     from rag.config import RagSettings
     from rag.embeddings import build_embedder
 
-    return build_embedder(RagSettings(_env_file=None, embedding_provider="local"))  # type: ignore[call-arg]
+    return build_embedder(RagSettings(_env_file=None, embedding_provider="local"))

@@ -51,18 +51,26 @@ def read_turn(
     own = TurnRequest(
         message=message,
         topics=topics,
-        knowledge_base=KnowledgeBaseSlots(subject=search, search=search, queries=question_parts(search, language)),
+        knowledge_base=KnowledgeBaseSlots(
+            subject=search, search=search, queries=question_parts(search, language)
+        ),
         weather=_weather(said) if "weather" in topics else None,
         travel=_travel(message, said, language) if "travel" in topics else None,
-        places=[m.spelling for m in slots.places_in(message) if not m.is_versailles or m.place.kind == "station"],
+        places=[
+            m.spelling for m in slots.places_in(message) if not m.is_versailles or m.place.kind == "station"
+        ],
         language=language,
         unsupported_language=reply.unsupported,
     )
     form = _form(message, language, said, scores)
-    return inherit(own, previous, said, form) if previous and is_elliptical(own, previous, said, form) else own
+    return (
+        inherit(own, previous, said, form) if previous and is_elliptical(own, previous, said, form) else own
+    )
 
 
-def read_conversation(messages: Sequence[str], index: IntentIndex, language: str | None = None) -> TurnRequest:
+def read_conversation(
+    messages: Sequence[str], index: IntentIndex, language: str | None = None
+) -> TurnRequest:
     """The request of the last of ``messages``, each turn read after the one before it."""
     request: TurnRequest | None = None
     for message in messages:
@@ -94,7 +102,7 @@ def _weather(said: Said) -> WeatherSlots:
 def _travel(message: str, said: Said, language: str) -> TravelSlots:
     """The route's slots; a journey ending at another known place (not the Palace) is ``far``."""
     others = [m for m in slots.places_in(message) if not m.is_versailles and m.spelling != said.origin]
-    return TravelSlots(origin=said.origin, mode=said.mode, far=any(m.far for m in others))  # type: ignore[arg-type]
+    return TravelSlots(origin=said.origin, mode=said.mode, far=any(m.far for m in others))
 
 
 def _form(message: str, language: str, said: Said, scores: list[TopicScores]) -> Form:
@@ -103,9 +111,9 @@ def _form(message: str, language: str, said: Said, scores: list[TopicScores]) ->
     cjk = len(CJK.findall(message)) > 0
     words = len(message.split())
     topic_words = len(CJK.findall(rest)) if cjk else len(content_words(rest, language))
-    slot_only = topic_words <= (SLOT_ONLY_CJK if cjk else 0) and _PUNCTUATION.sub("", rest) != _PUNCTUATION.sub(
-        "", message
-    )
+    slot_only = topic_words <= (SLOT_ONLY_CJK if cjk else 0) and _PUNCTUATION.sub(
+        "", rest
+    ) != _PUNCTUATION.sub("", message)
     short = len(CJK.findall(message)) <= FRAGMENT_CJK if cjk else words <= FRAGMENT_WORDS
     opened = slots.opens_follow_up(message, language) and words <= OPENED_FRAGMENT_WORDS
     fragment = slot_only or (
@@ -132,4 +140,4 @@ def _without_slots(message: str, language: str, said: Said) -> str:
     return " ".join(w for w in kept.split() if parse_mode(w) is None)
 
 
-__all__ = ["read_conversation", "read_turn", "Topic"]
+__all__ = ["Topic", "read_conversation", "read_turn"]

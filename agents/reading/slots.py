@@ -31,7 +31,25 @@ _NUMERIC_DATE = re.compile(
 )
 _NEXT_WEEK = re.compile(r"(?:下个|下個|下|来週の?)$")
 _ARTICLES = frozenset(
-    {"the", "le", "la", "les", "l", "el", "los", "der", "die", "das", "dem", "il", "lo", "o", "a", "het", "my"}
+    {
+        "the",
+        "le",
+        "la",
+        "les",
+        "l",
+        "el",
+        "los",
+        "der",
+        "die",
+        "das",
+        "dem",
+        "il",
+        "lo",
+        "o",
+        "a",
+        "het",
+        "my",
+    }
 )
 _WORD = re.compile(r"[\w'’-]+")
 
@@ -91,12 +109,14 @@ def _day_words() -> Cues:
         relative = info.get("relative-type", {})
         words += [w for key in ("0 day ago", "in 1 day", "in 2 day") for w in relative.get(key, [])]
         words += [w for day in weekdays for w in info.get(day, [])]
-    return Cues(w for w in words if (CJK.search(w) and len(w) > 1 and "(" not in w) or len(w) >= MIN_LATIN_DAY_NAME)
+    return Cues(
+        w for w in words if (CJK.search(w) and len(w) > 1 and "(" not in w) or len(w) >= MIN_LATIN_DAY_NAME
+    )
 
 
 @lru_cache(maxsize=1)
 def _day_of_month() -> re.Pattern[str]:
-    """"14 juillet", "3rd of August", "July 14": a month name (dateparser's) with a day number."""
+    """ "14 juillet", "3rd of August", "July 14": a month name (dateparser's) with a day number."""
     from dateparser.languages.loader import default_loader
 
     names = {
@@ -107,7 +127,9 @@ def _day_of_month() -> re.Pattern[str]:
         if len(name) >= 3 and not CJK.search(name)
     }
     months = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-    return re.compile(rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.)? (?:de |of )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b")
+    return re.compile(
+        rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.)? (?:de |of )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b"
+    )
 
 
 def day_in(text: str) -> str | None:
@@ -205,7 +227,7 @@ def origin_in(text: str, language: str) -> str | None:
 
 
 def _cjk_marked(text: str, spelling: str, markers: list[str]) -> bool:
-    """"パリから" (the marker after the place) or "从巴黎" (before it)."""
+    """ "パリから" (the marker after the place) or "从巴黎" (before it)."""
     folded, name = fold(text), fold(spelling)
     return any(
         f"{name}{m}" in folded if m == "から" else f"{m}{name}" in folded for m in markers if CJK.search(m)
@@ -222,7 +244,7 @@ def _words_after_marker(text: str, language: str, markers: list[str]) -> str | N
         words = [w for w in _WORD.findall(match.group(1))]
         while words and fold(words[0]) in _ARTICLES:
             words.pop(0)
-        kept = []
+        kept: list[str] = []
         for word in words[:4]:
             if len(word) <= 3 or parse_mode(word) or (kept and word[:1].islower()):
                 break

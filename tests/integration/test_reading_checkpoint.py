@@ -30,7 +30,11 @@ def test_a_stored_thread_gives_its_request_back_and_the_next_turn_inherits_from_
     graph.invoke({"messages": [HumanMessage("What are the opening hours of the palace?")]}, config)
     connection.close()
 
-    second = [calls_to("search_knowledge_base", query="lundi"), GapAnalysis(answered=["monday"]), "Fermé [1]."]
+    second = [
+        calls_to("search_knowledge_base", query="lundi"),
+        GapAnalysis(answered=["monday"]),
+        "Fermé [1].",
+    ]
     graph, connection = _graph(tmp_path / "threads.sqlite", second)
     with caplog.at_level(logging.WARNING):
         stored = TurnRequest.model_validate(graph.get_state(config).values["request"])

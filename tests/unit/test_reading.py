@@ -123,7 +123,9 @@ def test_a_route_question_is_read_as_travel_from_its_origin(index: IntentIndex, 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_question_about_the_visit_calls_no_weather_or_travel_tool(index: IntentIndex, language: str) -> None:
+def test_a_question_about_the_visit_calls_no_weather_or_travel_tool(
+    index: IntentIndex, language: str
+) -> None:
     request = read_turn(VISIT[language], None, None, index)
 
     assert _tools(request) == {"search_knowledge_base"}
@@ -192,7 +194,9 @@ def test_a_visit_question_after_a_route_starts_fresh(index: IntentIndex, languag
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_weather_question_after_a_route_calls_the_weather_tool_only(index: IntentIndex, language: str) -> None:
+def test_a_weather_question_after_a_route_calls_the_weather_tool_only(
+    index: IntentIndex, language: str
+) -> None:
     first = read_turn(TRAVEL[language][0], None, None, index)
 
     request = read_turn(WEATHER[language][0], first, first.language, index)
@@ -213,7 +217,9 @@ def test_from_there_is_the_previous_origin(index: IntentIndex, language: str) ->
 
 @pytest.mark.slow
 def test_from_there_after_a_question_naming_a_place_starts_from_that_place(index: IntentIndex) -> None:
-    request = read_conversation(["Le parc de Saint-Cloud est-il grand ?", "Et pour venir de là-bas à vélo ?"], index)
+    request = read_conversation(
+        ["Le parc de Saint-Cloud est-il grand ?", "Et pour venir de là-bas à vélo ?"], index
+    )
 
     assert request.travel is not None and request.travel.origin
     assert slots.gazetteer().find(request.travel.origin) == slots.gazetteer().find("Saint-Cloud")
@@ -225,11 +231,15 @@ def test_a_knowledge_base_follow_up_searches_with_the_subject_carried_over(index
 
     assert request.topics == ["knowledge_base"] and "subject" in request.inherited
     assert request.knowledge_base.search == "Quels sont les horaires d'ouverture du château ? Et le mardi ?"
-    assert request.knowledge_base.queries == ["Et le mardi ? (Quels sont les horaires d'ouverture du château)"]
+    assert request.knowledge_base.queries == [
+        "Et le mardi ? (Quels sont les horaires d'ouverture du château)"
+    ]
 
 
 def _request(topics: list[Any], **slots_: Any) -> TurnRequest:
-    return TurnRequest(message="m", topics=topics, knowledge_base=KnowledgeBaseSlots(subject="s", search="s"), **slots_)
+    return TurnRequest(
+        message="m", topics=topics, knowledge_base=KnowledgeBaseSlots(subject="s", search="s"), **slots_
+    )
 
 
 def test_without_a_previous_turn_nothing_is_elliptical() -> None:
@@ -254,7 +264,9 @@ def test_a_fragment_with_a_clear_topic_of_its_own_starts_fresh() -> None:
     previous = _request(["travel"], travel=TravelSlots(origin="Orly"))
     own = _request(["knowledge_base"])
 
-    assert not is_elliptical(own, previous, Said(), Form(slot_only=False, fragment=True, own_topic_clear=True))
+    assert not is_elliptical(
+        own, previous, Said(), Form(slot_only=False, fragment=True, own_topic_clear=True)
+    )
 
 
 # --- slots ------------------------------------------------------------------------------------
@@ -262,7 +274,11 @@ def test_a_fragment_with_a_clear_topic_of_its_own_starts_fresh() -> None:
 
 @pytest.mark.parametrize(
     ("text", "day"),
-    [("Quel temps le 14 juillet ?", "14 juillet"), ("下周六会下雨吗？", "下周六"), ("Regnet es übermorgen?", "übermorgen")],
+    [
+        ("Quel temps le 14 juillet ?", "14 juillet"),
+        ("下周六会下雨吗？", "下周六"),
+        ("Regnet es übermorgen?", "übermorgen"),
+    ],
 )
 def test_the_day_is_taken_as_written(text: str, day: str) -> None:
     assert slots.day_in(text) == day
