@@ -129,7 +129,7 @@ def _form(message: str, language: str, said: Said, scores: list[TopicScores]) ->
 def _without_slots(message: str, language: str, said: Said) -> str:
     """The message with its day, places, modes and "from there" blanked out."""
     spans = Cues([said.day] if said.day else []).find(message)
-    spans += Cues(slots.lexicon("deictic_origins", language)).find(message)
+    spans += slots.lexicon_cues("deictic_origins", language).find(message)
     spans += Cues(w for words in MODE_WORDS.values() for w in words if CJK.search(w)).find(message)
     names = [m.spelling for m in slots.places_in(message)]
     spans += Cues(names).find(message)

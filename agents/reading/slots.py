@@ -90,6 +90,12 @@ def lexicon(table: str, language: str) -> list[str]:
     return list(dict.fromkeys([*words.get(language, []), *words["en"]]))
 
 
+@lru_cache(maxsize=64)
+def lexicon_cues(table: str, language: str) -> Cues:
+    """A matcher for :func:`lexicon`'s words."""
+    return Cues(lexicon(table, language))
+
+
 @lru_cache(maxsize=1)
 def gazetteer() -> Gazetteer:
     """The travel tool's gazetteer."""
@@ -265,11 +271,15 @@ def weather_spelling(mention: PlaceMention) -> str | None:
 
 def deictic_origin_in(text: str, language: str) -> bool:
     """Whether the journey starts "from there" or "from here": a place the conversation named."""
-    return bool(Cues(lexicon("deictic_origins", language)).find(text))
+    return bool(lexicon_cues("deictic_origins", language).find(text))
 
 
 def opens_follow_up(text: str, language: str) -> bool:
     """Whether the text opens as a follow-up: an "and"-word or "what about" first."""
-    words = [*phrases()["connectors"].get(language, []), *lexicon("follow_up_openers", language)]
-    spans = Cues(words).find(text.lstrip(" ¿¡\"'«“"))
+    spans = _openers(language).find(text.lstrip(" ¿¡\"'«“"))
     return any(start == 0 for start, _ in spans)
+
+
+@lru_cache(maxsize=16)
+def _openers(language: str) -> Cues:
+    return Cues([*phrases()["connectors"].get(language, []), *lexicon("follow_up_openers", language)])
