@@ -14,6 +14,7 @@ from typing import Literal
 from langchain_core.messages import BaseMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from agents.reading.request import TurnRequest
 from agents.tools.results import ToolOutcome
 from rag.passage import Passage
 
@@ -31,6 +32,7 @@ class Brief(BaseModel):
     evidence: list[Passage] = Field(default_factory=list)  # numbered passages (AgentState)
     tool_results: list[ToolOutcome] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)  # aspects the gap analysis found missing
+    request: TurnRequest | None = None  # the turn as read by the prepare node (agents.reading)
 
 
 def briefed_system(prompt: str, brief: Brief) -> SystemMessage:

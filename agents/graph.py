@@ -14,7 +14,7 @@ from agents.nodes.agent import make_agent
 from agents.nodes.assess import make_gap_analysis, make_self_critique
 from agents.nodes.collect import collect
 from agents.nodes.follow_up import make_follow_up
-from agents.nodes.prepare import prepare
+from agents.nodes.prepare import make_prepare
 from agents.nodes.synthesize import direct_reply, make_synthesize
 from agents.state import AgentState
 
@@ -27,7 +27,7 @@ def tool_error_message(error: Exception) -> str:
 def build_graph(deps: AgentDeps, checkpointer: Any = None) -> Any:
     """Compile the agent graph for ``deps``; with a checkpointer, threads persist."""
     graph = StateGraph(AgentState)
-    graph.add_node("prepare", prepare)
+    graph.add_node("prepare", make_prepare(deps))
     graph.add_node("agent", make_agent(deps))
     graph.add_node("tools", ToolNode(deps.tools, handle_tool_errors=tool_error_message))
     graph.add_node("collect", collect)

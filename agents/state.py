@@ -15,6 +15,7 @@ from langgraph.types import Overwrite
 
 from agents.answer.model import Answer, CheckedValue, Citation
 from agents.evidence import add_passages
+from agents.reading.request import KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
 from agents.schemas import Critique
 from agents.tools.knowledge_base import KnowledgeBaseResult
 from agents.tools.results import ToolOutcome
@@ -38,6 +39,7 @@ class AgentState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     question: str  # the visitor's question, made standalone when it is a short follow-up
+    request: TurnRequest  # the turn as read by prepare (agents.reading); the next turn inherits from it
     language: str  # reply language (ISO 639-1)
     queries: Annotated[list[str], operator.add]  # every knowledge-base query run this turn
     evidence: Annotated[list[Passage], add_passages]  # numbered from 1 as passages join; stable
@@ -81,6 +83,10 @@ STATE_TYPES = [
         ToolOutcome,
         KnowledgeBaseResult,
         PrepareStep,
+        TurnRequest,
+        WeatherSlots,
+        TravelSlots,
+        KnowledgeBaseSlots,
         AgentStep,
         ToolCallRecord,
         CollectStep,

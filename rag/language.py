@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -12,15 +13,31 @@ if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
 
 MIN_SHARE = 0.1
+# Scripts the supported languages are written in (Unicode character names begin with them).
+SUPPORTED_SCRIPTS = frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"})
 
 
-@lru_cache(maxsize=1)
-def _identifier() -> LanguageIdentifier:
+@lru_cache(maxsize=2)
+def _identifier(restricted: bool = True) -> LanguageIdentifier:
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
     identifier = LanguageIdentifier.from_modelpath(MODEL_DIR / MODEL_FILE, norm_probs=True)
-    identifier.set_languages(list(SUPPORTED_LANGUAGES))
+    if restricted:
+        identifier.set_languages(list(SUPPORTED_LANGUAGES))
     return identifier
+
+
+def identify(text: str, among_supported: bool = True) -> tuple[str, float]:
+    """py3langid's language of ``text`` and its probability, among the supported languages or
+    among all the languages it knows (97), to tell a question in Polish or Korean."""
+    language, probability = _identifier(among_supported).classify(text[:2000])
+    return str(language), float(probability)
+
+
+def main_script(text: str) -> str:
+    """The script most letters of ``text`` are written in ("LATIN", "CJK", "HANGUL", "ARABIC"...)."""
+    scripts = Counter(unicodedata.name(char, "?").split()[0] for char in text if char.isalpha())
+    return scripts.most_common(1)[0][0] if scripts else ""
 
 
 def detect_language(text: str, default: str = "") -> str:

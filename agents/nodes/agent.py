@@ -43,6 +43,7 @@ def make_agent(deps: AgentDeps) -> Any:
             question=state.get("question", ""),
             language=state.get("language", ""),
             kb_language=deps.kb_language,
+            request=state.get("request"),
         )
         reply = model.invoke([briefed_system(system, brief), *state["messages"]])
         calls = reply.tool_calls if isinstance(reply, AIMessage) else []

@@ -1,4 +1,4 @@
-"""Start of a turn: the question, the reply language, and fresh per-turn fields."""
+"""Start of a turn: the turn read as a request (topics, slots, language), and fresh per-turn fields."""
 
 from __future__ import annotations
 
@@ -7,21 +7,32 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
-from agents.language import reply_language
+from agents.deps import AgentDeps
+from agents.reading.intent import intent_index
+from agents.reading.read import read_turn
+from agents.reading.request import TurnRequest
 from agents.state import AgentState, turn_start
 from agents.trace import PrepareStep, elapsed_ms
 
-FOLLOW_UP_MAX_WORDS = 6
 
+def make_prepare(deps: AgentDeps) -> Any:
+    """Node factory: the turns are read by meaning with the knowledge base's query embedder."""
 
-def prepare(state: AgentState) -> dict[str, Any]:
-    """Read the latest visitor message; a short follow-up is completed with the previous question."""
-    started = time.perf_counter()
-    humans = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
-    message = humans[-1].text if humans else ""
-    language = reply_language(message, state.get("language"))
-    question = message
-    if len(humans) > 1 and len(message.split()) <= FOLLOW_UP_MAX_WORDS:
-        question = f"{humans[-2].text} {message}"
-    step = PrepareStep(ms=elapsed_ms(started), language=language, question=question)
-    return {**turn_start(step), "question": question, "language": language}
+    def prepare(state: AgentState) -> dict[str, Any]:
+        """Read the latest visitor message, completed from the previous request when elliptical."""
+        started = time.perf_counter()
+        humans = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
+        stored = state.get("request")
+        previous = TurnRequest.model_validate(stored) if isinstance(stored, dict) else stored
+        request = read_turn(
+            humans[-1].text if humans else "", previous, state.get("language"), intent_index(deps.embed)
+        )
+        step = PrepareStep(ms=elapsed_ms(started), language=request.language, question=request.question)
+        return {
+            **turn_start(step),
+            "question": request.question,
+            "language": request.language,
+            "request": request,
+        }
+
+    return prepare

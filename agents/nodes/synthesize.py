@@ -108,6 +108,7 @@ def make_synthesize(deps: AgentDeps) -> Any:
             kb_language=deps.kb_language,
             evidence=state.get("evidence", []),
             tool_results=state.get("tool_results", []),
+            request=state.get("request"),
         )
         messages: list[BaseMessage] = [briefed_system(system, brief), HumanMessage(context)]
         reply = deps.llm.invoke(messages)

@@ -22,6 +22,7 @@ from pydantic import PrivateAttr
 
 from agents.brief import Brief, read_brief
 from agents.offline import reply, router
+from agents.reading.request import TurnRequest
 from rag.embeddings import PassageVectorCache
 
 MODEL_NAME = "offline-extractive"
@@ -57,7 +58,7 @@ class OfflineChatModel(BaseChatModel):
             last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
             if any(isinstance(m, ToolMessage) for m in messages[last_human + 1 :]):
                 return AIMessage(content="")  # the tools have answered: on to the evidence checks
-            return router.route(messages, brief, tools)
+            return router.route(brief.request or self._read(messages, brief.language), tools)
         if self.embedder is not None and self._vectors is None:
             self._vectors = PassageVectorCache(self.embedder.embed_documents)
         queries = self.embedder.embed_queries if self.embedder is not None else None
@@ -66,6 +67,16 @@ class OfflineChatModel(BaseChatModel):
             name, arguments = STRUCTURED[brief.node]
             return AIMessage(content="", tool_calls=[router.tool_call(name, arguments(reading), 0)])
         return AIMessage(content=reply.synthesis(reading))
+
+    def _read(self, messages: Sequence[BaseMessage], language: str) -> TurnRequest:
+        """The last turn's request, read here when the brief carries none (a caller outside the
+        graph): every visitor message in turn, with the knowledge base's default embedder if none."""
+        from agents.reading.intent import default_embedder, intent_index  # reading uses offline's words
+        from agents.reading.read import read_conversation
+
+        embedder = self.embedder if self.embedder is not None else default_embedder()
+        humans = [m.text for m in messages if isinstance(m, HumanMessage)]
+        return read_conversation(humans, intent_index(embedder.embed_queries), language or None)
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any

@@ -9,11 +9,8 @@ from functools import lru_cache
 from typing import Any
 
 from rag.config import PROJECT_ROOT
-from rag.lexicon.dates import weekday_names
 from rag.lexicon.folding import fold, folded_positions
-from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.lexicon.scripts import UNSPACED_CHARACTER
-from rag.lexicon.transport import kind_words
 
 PHRASES_FILE = PROJECT_ROOT / "data" / "offline" / "phrases.toml"
 
@@ -51,16 +48,8 @@ def replies(language: str) -> dict[str, str]:
 
 @lru_cache(maxsize=64)
 def cues(name: str) -> Cues:
-    """A cue list of ``[cues]``, a kind of transport (``mode:train``) or every kind (``mode``)."""
+    """A word list of ``[cues]``, or every small-talk phrase (``small_talk``)."""
     data = phrases()
-    if name == "mode":
-        return Cues(word for words in kind_words().values() for word in words)
-    if name.startswith("mode:"):
-        return Cues(kind_words()[name[5:]])
-    if name == "dates":  # the weekday names come from Babel
-        return Cues(
-            [*data["cues"]["dates"], *(day for code in SUPPORTED_LANGUAGES for day in weekday_names(code))]
-        )
     if name == "small_talk":
         return Cues(t for table in data["small_talk"].values() for terms in table.values() for t in terms)
     return Cues(data["cues"][name])

@@ -5,13 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from babel import Locale
+from babel.lists import format_list
+
 from agents.brief import Brief
 from agents.language import reply_language
-from agents.offline import reader, router
+from agents.offline import reader
 from agents.offline.phrases import phrases, replies
+from agents.reading import slots
+from agents.tools.gazetteer import Gazetteer, Place
 from rag.answer_types import type_match, values_of
 from rag.embeddings import PassageVectorCache
 from rag.lexicon.dates import rewrite_passage_date
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 
 @dataclass
@@ -29,18 +35,25 @@ class Reading:
     ) -> Reading:
         asked_in = reply_language(brief.question, brief.language)
         parts = reader.question_parts(brief.question, asked_in)
-        if summaries := [s for r in brief.tool_results if (s := r.summary.strip())]:
-            parts = [p for p in parts if router.names_visit_topic(p, asked_in)]  # the tools answer the rest
+        summaries = [s for r in brief.tool_results if (s := r.summary.strip())]
+        if summaries and not (brief.request and "knowledge_base" in brief.request.topics):
+            parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         pool = reader.candidates(brief.evidence, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
-            if places := router.other_places(part.part):  # found once per part, not per sentence
+            if places := other_places(part.part, asked_in):  # found once per part, not per sentence
                 part.ranked = [
                     (score, c) for score, c in part.ranked
-                    if router.names_places(places, f"{c.label} {c.text}")
+                    if all(Gazetteer.mentions(f"{c.label} {c.text}", place) for place in places)
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
         return cls(brief, readings, summaries, pool)
+
+
+def other_places(part: str, language: str) -> list[Place]:
+    """Known places ``part`` names besides Versailles, Paris as a whole and a journey's origin."""
+    origin = slots.marked_origin_in(part, language)
+    return [m.place for m in slots.places_in(part) if m.far and m.spelling != origin]
 
 
 def gap_analysis(reading: Reading) -> dict[str, Any]:
@@ -71,6 +84,20 @@ def critique(reading: Reading) -> dict[str, Any]:
 
 
 def synthesis(reading: Reading) -> str:
+    """The answer, after one English sentence naming the nine languages when the question was in
+    a language the assistant does not speak."""
+    request = reading.brief.request
+    answer = _synthesis(reading)
+    return f"{unsupported_note()}\n\n{answer}" if request and request.unsupported_language else answer
+
+
+def unsupported_note() -> str:
+    """One sentence, in English, naming the languages the assistant answers in."""
+    names = [Locale("en").languages[code] for code in SUPPORTED_LANGUAGES]
+    return replies("en")["unsupported"].format(languages=format_list(names, locale="en"))
+
+
+def _synthesis(reading: Reading) -> str:
     """The tools' summaries, each part's key value, the quoted sentences; or an abstention."""
     language = reading.brief.language or "en"
     words, url = replies(language), phrases()["official_website"]

@@ -16,4 +16,5 @@ UNSPACED = HIRAGANA + KATAKANA + HAN  # Japanese and Chinese: no spaces between 
 CJK = UNSPACED + HANGUL
 
 UNSPACED_CHARACTER = re.compile(f"[{UNSPACED}]")
+KANA_CHARACTER = re.compile(f"[{HIRAGANA}{KATAKANA}]")  # Japanese, never Chinese
 CJK_CHARACTER = re.compile(f"[{CJK}]")

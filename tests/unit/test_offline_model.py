@@ -253,7 +253,7 @@ def test_weather_travel_and_visit_parts_get_their_tools() -> None:
 
     assert _calls(reply) == [
         ("get_weather", {"date": "tomorrow", "place": "Versailles", "language": "en"}),
-        ("get_travel_info", {"origin": "Orly", "mode": "taxi", "language": "en"}),
+        ("get_travel_info", {"origin": "Orly", "mode": "car", "language": "en"}),  # the tool's modes
     ]
 
 

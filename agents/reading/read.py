@@ -1,0 +1,146 @@
+"""Read a visitor turn into a ``TurnRequest``: language, topics by meaning, slots, ellipsis."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.language import read_language
+from agents.offline.phrases import Cues
+from agents.offline.reader import content_words, question_parts
+from agents.reading import slots
+from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
+from agents.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
+from agents.reading.request import (
+    TOPICS,
+    KnowledgeBaseSlots,
+    Topic,
+    TravelSlots,
+    TurnRequest,
+    WeatherSlots,
+)
+from agents.tools.travel import parse_mode
+from rag.lexicon.scripts import UNSPACED_CHARACTER
+from rag.lexicon.transport import MODE_WORDS
+
+PLACE_BONUS = 0.02  # a part naming where a journey could start leans that much towards travel
+FRAGMENT_WORDS = 5  # a turn this short, with at most two topic words, may be a follow-up
+OPENED_FRAGMENT_WORDS = 8  # the same opening with "and" or "what about"
+FRAGMENT_TOPIC_WORDS = 2
+FRAGMENT_CJK = 8
+FRAGMENT_CJK_TOPIC = 4  # Japanese or Chinese characters left once slots are removed, in a fragment
+SLOT_ONLY_CJK = 2  # Japanese or Chinese left once slots are removed: a particle or two ("は", "那…呢")
+_PUNCTUATION = re.compile(r"[\s\W_]+")
+
+
+def read_turn(
+    message: str, previous: TurnRequest | None, conversation_language: str | None, index: IntentIndex
+) -> TurnRequest:
+    """The request of ``message``, inheriting from ``previous`` only what it leaves unsaid."""
+    message = message.strip()
+    reply = read_language(message, conversation_language or (previous.language if previous else None))
+    language = reply.code
+    parts = question_parts(message, language) or [message]
+    scores = [
+        s.plus("travel", PLACE_BONUS) if slots.origin_in(part, language) else s
+        for part, s in zip(parts, index.score(parts), strict=True)
+    ]
+    topics = [topic for topic in TOPICS if any(s.best == topic for s in scores)] or ["knowledge_base"]
+    said = _said(message, parts, scores, language)
+    asked = [p for p, s in zip(parts, scores, strict=True) if s.best == "knowledge_base"]
+    search = message if len(asked) in (0, len(parts)) else " ".join(asked)
+    own = TurnRequest(
+        message=message,
+        topics=topics,
+        knowledge_base=KnowledgeBaseSlots(
+            subject=search, search=search, queries=question_parts(search, language)
+        ),
+        weather=_weather(said) if "weather" in topics else None,
+        travel=_travel(message, said, language) if "travel" in topics else None,
+        places=[
+            m.spelling for m in slots.places_in(message) if not m.is_versailles or m.place.kind == "station"
+        ],
+        language=language,
+        unsupported_language=reply.unsupported,
+    )
+    form = _form(message, language, said, scores)
+    return (
+        inherit(own, previous, said, form) if previous and is_elliptical(own, previous, said, form) else own
+    )
+
+
+def read_conversation(
+    messages: Sequence[str], index: IntentIndex, language: str | None = None
+) -> TurnRequest:
+    """The request of the last of ``messages``, each turn read after the one before it."""
+    request: TurnRequest | None = None
+    for message in messages:
+        request = read_turn(message, request, request.language if request else language, index)
+    return request or read_turn("", None, language, index)
+
+
+def _said(message: str, parts: list[str], scores: list[TopicScores], language: str) -> Said:
+    """The slot values named: the weather's place in the parts about weather, the rest anywhere."""
+    weather_text = " ".join(p for p, s in zip(parts, scores, strict=True) if s.best == "weather") or message
+    travel_text = " ".join(p for p, s in zip(parts, scores, strict=True) if s.best == "travel")
+    origin = slots.origin_in(travel_text or message, language)
+    named = slots.places_in(weather_text)  # a weather part's place is not an origin ("in Giverny")
+    elsewhere = [m for m in named if not m.is_versailles and not (travel_text and m.spelling == origin)]
+    return Said(
+        day=slots.day_in(weather_text) or slots.day_in(message),
+        place=(slots.weather_spelling(elsewhere[0]) or elsewhere[0].spelling) if elsewhere else None,
+        place_far=bool(elsewhere) and slots.weather_spelling(elsewhere[0]) is None,
+        origin=origin,
+        mode=slots.mode_in(message),
+        deictic_origin=slots.deictic_origin_in(message, language),
+    )
+
+
+def _weather(said: Said) -> WeatherSlots:
+    return WeatherSlots(day=said.day or "today", place=said.place or WeatherSlots().place, far=said.place_far)
+
+
+def _travel(message: str, said: Said, language: str) -> TravelSlots:
+    """The route's slots; a journey ending at another known place (not the Palace) is ``far``."""
+    others = [m for m in slots.places_in(message) if not m.is_versailles and m.spelling != said.origin]
+    return TravelSlots(origin=said.origin, mode=said.mode, far=any(m.far for m in others))
+
+
+def _form(message: str, language: str, said: Said, scores: list[TopicScores]) -> Form:
+    """Whether the turn says anything besides its slots, and how much."""
+    rest = _without_slots(message, language, said)
+    cjk = len(UNSPACED_CHARACTER.findall(message)) > 0
+    words = len(message.split())
+    topic_words = len(UNSPACED_CHARACTER.findall(rest)) if cjk else len(content_words(rest, language))
+    slot_only = topic_words <= (SLOT_ONLY_CJK if cjk else 0) and _PUNCTUATION.sub(
+        "", rest
+    ) != _PUNCTUATION.sub("", message)
+    short = len(UNSPACED_CHARACTER.findall(message)) <= FRAGMENT_CJK if cjk else words <= FRAGMENT_WORDS
+    opened = slots.opens_follow_up(message, language) and words <= OPENED_FRAGMENT_WORDS
+    fragment = slot_only or (
+        (short or opened) and topic_words <= (FRAGMENT_CJK_TOPIC if cjk else FRAGMENT_TOPIC_WORDS)
+    )
+    return Form(
+        slot_only=slot_only,
+        fragment=fragment,
+        own_topic_clear=all(s.margin >= OWN_TOPIC_MARGIN for s in scores),
+    )
+
+
+def _without_slots(message: str, language: str, said: Said) -> str:
+    """The message with its day, places, modes and "from there" blanked out."""
+    spans = Cues([said.day] if said.day else []).find(message)
+    spans += slots.lexicon_cues("deictic_origins", language).find(message)
+    spans += Cues(w for words in MODE_WORDS.values() for w in words if UNSPACED_CHARACTER.search(w)).find(
+        message
+    )
+    names = [m.spelling for m in slots.places_in(message)]
+    spans += Cues(names).find(message)
+    text = list(message)
+    for start, end in spans:
+        text[start:end] = " " * (end - start)
+    kept = "".join(text)
+    return " ".join(w for w in kept.split() if parse_mode(w) is None)
+
+
+__all__ = ["Topic", "read_conversation", "read_turn"]

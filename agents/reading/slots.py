@@ -1,0 +1,292 @@
+"""The slots a turn fills: the day, the travel mode, the places it names and where a journey starts.
+
+Each vocabulary comes from the component that owns it: days from dateparser's locale data and the
+weather tool's own tables, modes from the travel tool, places from the gazetteer (every name and
+alias). ``data/offline/slots.toml`` holds only the few words none of them has: origin markers
+("from", "depuis"), deictic origins ("from there", "d'ici") and follow-up openers ("what about").
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from agents.offline.phrases import Cues, phrases
+from agents.reading.request import TravelMode
+from agents.tools.dates import EXTRA_DAY_OFFSETS, WEEKEND_WORDS
+from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
+from agents.tools.travel import parse_mode
+from agents.tools.weather_places import built_in_place
+from rag.config import PROJECT_ROOT
+from rag.lexicon.folding import fold, folded_positions
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.scripts import UNSPACED_CHARACTER
+
+SLOTS_FILE = PROJECT_ROOT / "data" / "offline" / "slots.toml"
+GAZETTEER_FILE = PROJECT_ROOT / "data" / "travel" / "gazetteer.json"
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december")  # fmt: skip
+MIN_LATIN_DAY_NAME = 5  # dateparser also lists "lu", "mar", "do": words of their own elsewhere
+_NUMERIC_DATE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}[日号號]|\d{1,2}[日号號]"
+)
+_NEXT_WEEK = re.compile(r"(?:下个|下個|下|来週の?)$")
+_ARTICLES = frozenset(
+    {
+        "the",
+        "le",
+        "la",
+        "les",
+        "l",
+        "el",
+        "los",
+        "der",
+        "die",
+        "das",
+        "dem",
+        "il",
+        "lo",
+        "o",
+        "a",
+        "het",
+        "my",
+    }
+)
+_WORD = re.compile(r"[\w'’-]+")
+
+
+@dataclass(frozen=True)
+class PlaceMention:
+    """A gazetteer place named in a text, where its name starts in the normalised text."""
+
+    place: Place
+    spelling: str  # the longest of its names found, as the gazetteer writes it
+    start: int
+
+    @property
+    def is_versailles(self) -> bool:
+        """The Palace, its town or one of its stations."""
+        return self.place.rank == 0
+
+    @property
+    def is_palace(self) -> bool:
+        """The Palace itself: never where a journey to it starts."""
+        return self.place.rank == 0 and self.place.kind == "landmark"
+
+    @property
+    def far(self) -> bool:
+        """Another known place than Versailles and Paris as a whole (a museum, a town)."""
+        return self.place.rank > 1
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> dict[str, dict[str, list[str]]]:
+    with SLOTS_FILE.open("rb") as file:
+        return tomllib.load(file)
+
+
+def lexicon(table: str, language: str) -> list[str]:
+    """A ``slots.toml`` table's words for ``language``, then English's."""
+    words = _lexicon()[table]
+    return list(dict.fromkeys([*words.get(language, []), *words["en"]]))
+
+
+@lru_cache(maxsize=64)
+def lexicon_cues(table: str, language: str) -> Cues:
+    """A matcher for :func:`lexicon`'s words."""
+    return Cues(lexicon(table, language))
+
+
+@lru_cache(maxsize=1)
+def gazetteer() -> Gazetteer:
+    """The travel tool's gazetteer."""
+    return load_gazetteer(GAZETTEER_FILE)
+
+
+@lru_cache(maxsize=1)
+def _day_words() -> Cues:
+    """Day words of the nine languages: dateparser's relative days and weekday names, and the
+    weather tool's additions (weekends, "ce soir", "dopodomani"...)."""
+    from dateparser.languages.loader import default_loader
+
+    words = [*EXTRA_DAY_OFFSETS, *WEEKEND_WORDS]
+    weekdays = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    for language in SUPPORTED_LANGUAGES:
+        info = default_loader.get_locale(language).info
+        relative = info.get("relative-type", {})
+        words += [w for key in ("0 day ago", "in 1 day", "in 2 day") for w in relative.get(key, [])]
+        words += [w for day in weekdays for w in info.get(day, [])]
+    return Cues(
+        w
+        for w in words
+        if (UNSPACED_CHARACTER.search(w) and len(w) > 1 and "(" not in w) or len(w) >= MIN_LATIN_DAY_NAME
+    )
+
+
+@lru_cache(maxsize=1)
+def _day_of_month() -> re.Pattern[str]:
+    """ "14 juillet", "3rd of August", "July 14": a month name (dateparser's) with a day number."""
+    from dateparser.languages.loader import default_loader
+
+    names = {
+        fold(name)
+        for language in SUPPORTED_LANGUAGES
+        for month in MONTHS
+        for name in default_loader.get_locale(language).info.get(month, [])
+        if len(name) >= 3 and not UNSPACED_CHARACTER.search(name)
+    }
+    months = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    return re.compile(
+        rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.)? (?:de |of )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b"
+    )
+
+
+def day_in(text: str) -> str | None:
+    """The first day the text names, as written ("demain", "next Saturday" -> "Saturday", "14 juillet")."""
+    folded, starts = folded_positions(text)
+    found = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(text)]
+    found += _day_words().find(text)
+    found += [(starts[m.start()], starts[m.end() - 1] + 1) for m in _day_of_month().finditer(folded)]
+    if not found:
+        return None
+    start, end = min(found, key=lambda span: (span[0], -span[1]))
+    if prefix := _NEXT_WEEK.search(text[:start]):  # "下周六": next week's Saturday, read by the tool
+        start = prefix.start()
+    return text[start:end]
+
+
+def mode_in(text: str) -> TravelMode | None:
+    """The travel mode the text names, in the travel tool's own vocabulary."""
+    return parse_mode(text)
+
+
+def places_in(text: str) -> list[PlaceMention]:
+    """Every gazetteer place the text names, in the order they appear."""
+    query = normalise(text)
+    mentions = []
+    for place in gazetteer().named_in(text):
+        found = [(_position(query, normalise(s)), s) for s in (place.name, *place.aliases)]
+        found = [(start, s) for start, s in found if start >= 0]
+        if found:
+            start = min(position for position, _ in found)
+            spelling = max((s for _, s in found), key=lambda s: len(normalise(s)))
+            mentions.append(PlaceMention(place, spelling, start))
+    return sorted(_outermost(mentions), key=lambda mention: mention.start)
+
+
+def _outermost(mentions: list[PlaceMention]) -> list[PlaceMention]:
+    """Without the places named inside another's name ("Sèvres" in "Pont de Sèvres")."""
+
+    def inside(a: PlaceMention, b: PlaceMention) -> bool:
+        a_end, b_end = a.start + len(normalise(a.spelling)), b.start + len(normalise(b.spelling))
+        return a is not b and b.start <= a.start and a_end <= b_end and (a_end - a.start) < (b_end - b.start)
+
+    return [a for a in mentions if not any(inside(a, b) for b in mentions)]
+
+
+def _position(query: str, key: str) -> int:
+    if not key:
+        return -1
+    if UNSPACED_CHARACTER.search(key):
+        return query.find(key)
+    match = re.search(rf"(?<!\S){re.escape(key)}(?!\S)", query)
+    return match.start() if match else -1
+
+
+def _after_marker(query: str, start: int, markers: list[str]) -> bool:
+    """Whether an origin marker comes right before ``start``, but for articles and one other word
+    ("desde a estação Versailles Rive Gauche")."""
+    words = query[:start].split()
+    candidates = []
+    for skipped in (0, 1):
+        rest = words[: len(words) - skipped]
+        while rest and rest[-1] in _ARTICLES:
+            rest = rest[:-1]
+        candidates.append(" ".join(rest))
+    keys = [m for m in map(normalise, markers) if m and not UNSPACED_CHARACTER.search(m)]
+    return any(before == m or before.endswith(f" {m}") for before in candidates for m in keys)
+
+
+def marked_origin_in(text: str, language: str) -> str | None:
+    """A place named after an origin marker ("from Orly", "depuis la gare de Lyon", "パリから", "从巴黎")."""
+    query, markers = normalise(text), lexicon("origin_markers", language)
+    for mention in places_in(text):
+        if not mention.is_palace and (
+            _after_marker(query, mention.start, markers) or _cjk_marked(text, mention.spelling, markers)
+        ):
+            return mention.spelling
+    return None
+
+
+def origin_in(text: str, language: str) -> str | None:
+    """Where a journey starts: a place after an origin marker, else the only place named besides
+    Versailles ("staying near Bastille"), else the words after a long marker ("from Lyon")."""
+    if marked := marked_origin_in(text, language):
+        return marked
+    mentions = [m for m in places_in(text) if not m.is_versailles]
+    if len(mentions) == 1 or (mentions and not any(m.far for m in mentions)):
+        return mentions[0].spelling
+    if mentions:
+        return None
+    named = Cues(m.spelling for m in places_in(text)).find(text)
+    rest = "".join(" " if any(a <= i < b for a, b in named) else c for i, c in enumerate(text))
+    if close := gazetteer().find(rest):  # a spelling off by a letter or two ("Inválidos")
+        return None if close.rank == 0 else close.name
+    return _words_after_marker(text, language, lexicon("origin_markers", language))
+
+
+def _cjk_marked(text: str, spelling: str, markers: list[str]) -> bool:
+    """ "パリから" (the marker after the place) or "从巴黎" (before it)."""
+    folded, name = fold(text), fold(spelling)
+    return any(
+        f"{name}{m}" in folded if m == "から" else f"{m}{name}" in folded
+        for m in markers
+        if UNSPACED_CHARACTER.search(m)
+    )
+
+
+def _words_after_marker(text: str, language: str, markers: list[str]) -> str | None:
+    """The words after a long origin marker, up to a short word or a punctuation mark ("from Lyon by
+    train" -> "Lyon"): an origin the gazetteer does not know, left for the travel tool to look up."""
+    for marker in (m for m in markers if len(m) >= 4 and not UNSPACED_CHARACTER.search(m)):
+        match = re.search(rf"(?<!\w){re.escape(marker)}\s+([^,.;:?!()¿¡？。，]+)", text, re.IGNORECASE)
+        if not match:
+            continue
+        words = [w for w in _WORD.findall(match.group(1))]
+        while words and fold(words[0]) in _ARTICLES:
+            words.pop(0)
+        kept: list[str] = []
+        for word in words[:4]:
+            if len(word) <= 3 or parse_mode(word) or (kept and word[:1].islower()):
+                break
+            kept.append(word)
+        if kept and kept[0][:1].isupper():
+            return " ".join(kept)
+    return None
+
+
+def weather_spelling(mention: PlaceMention) -> str | None:
+    """The place's spelling the weather tool knows itself near Versailles (its built-in towns), if any."""
+    for spelling in (mention.spelling, mention.place.name, *mention.place.aliases):
+        known = built_in_place(spelling)
+        if known is not None and known.near_versailles:
+            return spelling
+    return None
+
+
+def deictic_origin_in(text: str, language: str) -> bool:
+    """Whether the journey starts "from there" or "from here": a place the conversation named."""
+    return bool(lexicon_cues("deictic_origins", language).find(text))
+
+
+def opens_follow_up(text: str, language: str) -> bool:
+    """Whether the text opens as a follow-up: an "and"-word or "what about" first."""
+    spans = _openers(language).find(text.lstrip(" ¿¡\"'«“"))
+    return any(start == 0 for start, _ in spans)
+
+
+@lru_cache(maxsize=16)
+def _openers(language: str) -> Cues:
+    return Cues([*phrases()["connectors"].get(language, []), *lexicon("follow_up_openers", language)])

@@ -1,0 +1,337 @@
+"""Reading a visitor turn (agents.reading): topics by meaning, slots, ellipsis, reply language.
+
+Tests about meaning use the real multilingual-e5-small embedder (``local_embedder``); the slot and
+ellipsis rules are pure and run without one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.language import read_language
+from agents.offline.router import calls_for
+from agents.reading import slots
+from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
+from agents.reading.intent import IntentIndex, intent_index, load_examples
+from agents.reading.read import read_conversation, read_turn
+from agents.reading.request import TOPICS, KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
+
+LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
+TOOLS = {"search_knowledge_base", "get_weather", "get_travel_info"}
+
+WEATHER = {
+    "fr": ("Est-ce qu'il va faire froid mercredi ?", "mercredi"),
+    "en": ("Do I need sunscreen on Saturday?", "Saturday"),
+    "es": ("¿Va a nevar el miércoles?", "miércoles"),
+    "de": ("Wird es am Freitag regnerisch sein?", "Freitag"),
+    "it": ("Domenica ci sarà un temporale?", "Domenica"),
+    "pt": ("Vai estar nublado amanhã?", "amanhã"),
+    "nl": ("Wordt het woensdag koud?", "woensdag"),
+    "ja": ("水曜日は寒いですか？", "水曜日"),
+    "zh": ("星期三会冷吗？", "星期三"),
+}
+TRAVEL = {
+    "fr": ("Comment rejoindre le château depuis la gare de Lyon ?", "Gare de Lyon"),
+    "en": ("What's the way to the palace from Montmartre?", "Montmartre"),
+    "es": ("¿Cómo voy al palacio desde la Torre Eiffel?", "Torre Eiffel"),
+    "de": ("Wie gelange ich vom Louvre zum Schloss?", "Louvre"),
+    "it": ("Come si raggiunge la Reggia da Saint-Lazare?", "Saint-Lazare"),
+    "pt": ("Como se vai ao palácio a partir de Orly?", "Orly"),
+    "nl": ("Hoe reis ik vanaf Gare du Nord naar het paleis?", "Gare du Nord"),
+    "ja": ("ルーブルから宮殿へはどう行きますか？", "Louvre"),
+    "zh": ("从卢浮宫怎么去凡尔赛宫？", "Louvre"),
+}
+VISIT = {
+    "fr": "Les jardins sont-ils payants le dimanche ?",
+    "en": "Is there a lift to the first floor of the palace?",
+    "es": "¿Se puede comer dentro del castillo?",
+    "de": "Wie viel kostet ein Ticket für Kinder?",
+    "it": "Si possono fare foto con il flash?",
+    "pt": "O Grande Trianon está aberto hoje?",
+    "nl": "Is er een restaurant in de tuinen?",
+    "ja": "館内で写真を撮ってもいいですか？",
+    "zh": "城堡里有洗手间吗？",
+}
+DAY_FOLLOW_UPS = {
+    "fr": ("Et samedi ?", "samedi"), "en": ("And on Friday?", "Friday"), "es": ("¿Y el viernes?", "viernes"),
+    "de": ("Und am Samstag?", "Samstag"), "it": ("E sabato?", "sabato"), "pt": ("E no sábado?", "sábado"),
+    "nl": ("En zaterdag?", "zaterdag"), "ja": ("土曜日は？", "土曜日"), "zh": ("那星期六呢？", "星期六"),
+}  # fmt: skip
+MODE_FOLLOW_UPS = {
+    "fr": "Et à vélo ?", "en": "And by bike?", "es": "¿Y en bicicleta?", "de": "Und mit dem Fahrrad?",
+    "it": "E in bicicletta?", "pt": "E de bicicleta?", "nl": "En met de fiets?", "ja": "自転車だと？",
+    "zh": "那骑自行车呢？",
+}  # fmt: skip
+FROM_THERE = {
+    "fr": "Combien de temps en voiture depuis là-bas ?", "en": "How long by car from there?",
+    "es": "¿Cuánto se tarda en coche desde allí?", "de": "Wie lange mit dem Auto von dort?",
+    "it": "Quanto ci vuole in auto da lì?", "pt": "Quanto tempo de carro de lá?",
+    "nl": "Hoe lang met de auto vandaar?", "ja": "そこから車でどのくらい？", "zh": "从那里开车要多久？",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def index(local_embedder: Any) -> IntentIndex:
+    return intent_index(local_embedder.embed_queries)
+
+
+def _tools(request: TurnRequest) -> set[str]:
+    return {name for name, _ in calls_for(request, TOOLS)}
+
+
+# --- the intents file -------------------------------------------------------------------------
+
+
+def test_every_topic_has_a_description_and_examples_in_the_nine_languages() -> None:
+    import tomllib
+
+    from agents.reading.intent import INTENTS_FILE
+
+    data = tomllib.loads(INTENTS_FILE.read_text(encoding="utf-8"))
+    for topic in TOPICS:
+        assert set(data[topic]["description"]) == set(LANGUAGES)
+        assert set(data[topic]["examples"]) == set(LANGUAGES)
+    assert len(load_examples()) < 400  # embedded once per embedder: kept compact
+
+
+# --- topics by meaning ------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_weather_question_is_read_as_weather_with_its_day(index: IntentIndex, language: str) -> None:
+    text, day = WEATHER[language]
+
+    request = read_turn(text, None, None, index)
+
+    assert request.topics == ["weather"] and request.weather is not None
+    assert request.weather.day == day and request.language == language
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_route_question_is_read_as_travel_from_its_origin(index: IntentIndex, language: str) -> None:
+    text, origin = TRAVEL[language]
+
+    request = read_turn(text, None, None, index)
+
+    assert request.topics == ["travel"] and request.travel is not None and request.travel.origin
+    assert slots.gazetteer().find(request.travel.origin) == slots.gazetteer().find(origin)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_question_about_the_visit_calls_no_weather_or_travel_tool(
+    index: IntentIndex, language: str
+) -> None:
+    request = read_turn(VISIT[language], None, None, index)
+
+    assert _tools(request) == {"search_knowledge_base"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Les visites guidées sont-elles maintenues s'il pleut ?",
+        "Does my Navigo pass cover the RER C to Versailles?",
+        "¿Hay actividades para niños los días de lluvia?",
+    ],
+)
+def test_a_question_naming_the_weather_or_a_train_but_asking_about_the_visit_goes_to_the_knowledge_base(
+    index: IntentIndex, text: str
+) -> None:
+    assert _tools(read_turn(text, None, None, index)) == {"search_knowledge_base"}
+
+
+@pytest.mark.slow
+def test_a_question_asking_both_tools_calls_both(index: IntentIndex) -> None:
+    request = read_turn("Will it be sunny on Sunday, and how do I get there from Orly?", None, None, index)
+
+    assert _tools(request) == {"get_weather", "get_travel_info"}
+
+
+# --- ellipsis ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_day_alone_after_a_forecast_keeps_the_weather_and_changes_the_day(
+    index: IntentIndex, language: str
+) -> None:
+    follow_up, day = DAY_FOLLOW_UPS[language]
+
+    request = read_conversation([WEATHER[language][0], follow_up], index)
+
+    assert request.elliptical and request.topics == ["weather"] and request.weather is not None
+    assert request.weather.day == day and request.language == language
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_mode_alone_after_a_route_keeps_the_origin(index: IntentIndex, language: str) -> None:
+    first = read_turn(TRAVEL[language][0], None, None, index)
+
+    request = read_turn(MODE_FOLLOW_UPS[language], first, first.language, index)
+
+    assert request.topics == ["travel"] and request.travel is not None and first.travel is not None
+    assert request.travel.origin == first.travel.origin and request.travel.mode == "bike"
+    assert "travel.origin" in request.inherited
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_visit_question_after_a_route_starts_fresh(index: IntentIndex, language: str) -> None:
+    first = read_turn(TRAVEL[language][0], None, None, index)
+
+    request = read_turn(VISIT[language], first, first.language, index)
+
+    assert not request.elliptical and request.topics == ["knowledge_base"]
+    assert _tools(request) == {"search_knowledge_base"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_weather_question_after_a_route_calls_the_weather_tool_only(
+    index: IntentIndex, language: str
+) -> None:
+    first = read_turn(TRAVEL[language][0], None, None, index)
+
+    request = read_turn(WEATHER[language][0], first, first.language, index)
+
+    assert _tools(request) == {"get_weather"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_from_there_is_the_previous_origin(index: IntentIndex, language: str) -> None:
+    first = read_turn(TRAVEL[language][0], None, None, index)
+
+    request = read_turn(FROM_THERE[language], first, first.language, index)
+
+    assert request.travel is not None and first.travel is not None
+    assert request.travel.origin == first.travel.origin and request.travel.mode == "car"
+
+
+@pytest.mark.slow
+def test_from_there_after_a_question_naming_a_place_starts_from_that_place(index: IntentIndex) -> None:
+    request = read_conversation(
+        ["Le parc de Saint-Cloud est-il grand ?", "Et pour venir de là-bas à vélo ?"], index
+    )
+
+    assert request.travel is not None and request.travel.origin
+    assert slots.gazetteer().find(request.travel.origin) == slots.gazetteer().find("Saint-Cloud")
+
+
+@pytest.mark.slow
+def test_a_knowledge_base_follow_up_searches_with_the_subject_carried_over(index: IntentIndex) -> None:
+    request = read_conversation(["Quels sont les horaires d'ouverture du château ?", "Et le mardi ?"], index)
+
+    assert request.topics == ["knowledge_base"] and "subject" in request.inherited
+    assert request.knowledge_base.search == "Quels sont les horaires d'ouverture du château ? Et le mardi ?"
+    assert request.knowledge_base.queries == [
+        "Et le mardi ? (Quels sont les horaires d'ouverture du château)"
+    ]
+
+
+def _request(topics: list[Any], **slots_: Any) -> TurnRequest:
+    return TurnRequest(
+        message="m", topics=topics, knowledge_base=KnowledgeBaseSlots(subject="s", search="s"), **slots_
+    )
+
+
+def test_without_a_previous_turn_nothing_is_elliptical() -> None:
+    own = _request(["knowledge_base"])
+
+    assert not is_elliptical(own, None, Said(day="dimanche"), Form(True, True, False))
+
+
+def test_a_turn_of_slots_only_inherits_the_topics_and_keeps_its_own_slot() -> None:
+    previous = _request(["weather"], weather=WeatherSlots(day="demain"))
+    own = _request(["knowledge_base"])
+    said, form = Said(day="dimanche"), Form(slot_only=True, fragment=True, own_topic_clear=False)
+
+    request = inherit(own, previous, said, form)
+
+    assert is_elliptical(own, previous, said, form)
+    assert request.topics == ["weather"] and request.weather == WeatherSlots(day="dimanche")
+    assert "weather.day" not in request.inherited and "topics" in request.inherited
+
+
+def test_a_fragment_with_a_clear_topic_of_its_own_starts_fresh() -> None:
+    previous = _request(["travel"], travel=TravelSlots(origin="Orly"))
+    own = _request(["knowledge_base"])
+
+    assert not is_elliptical(
+        own, previous, Said(), Form(slot_only=False, fragment=True, own_topic_clear=True)
+    )
+
+
+# --- slots ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Quel temps le 14 juillet ?", "14 juillet"),
+        ("下周六会下雨吗？", "下周六"),
+        ("Regnet es übermorgen?", "übermorgen"),
+    ],
+)
+def test_the_day_is_taken_as_written(text: str, day: str) -> None:
+    assert slots.day_in(text) == day
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "origin"),
+    [
+        ("How do I get to Parc Astérix from Paris?", "en", "Paris"),
+        ("Comment aller au Louvre depuis la gare de Lyon ?", "fr", "Gare de Lyon"),
+        ("パリから電車で行けますか？", "ja", "パリ"),
+        ("Wie lange brauche ich zu Fuß vom Bahnhof Versailles Chantiers?", "de", "Versailles Chantiers"),
+    ],
+)
+def test_the_origin_is_the_place_after_a_from_word(text: str, language: str, origin: str) -> None:
+    assert slots.origin_in(text, language) == origin
+
+
+def test_a_place_inside_another_places_name_is_not_named_twice() -> None:
+    assert [m.spelling for m in slots.places_in("Un bus part-il de Pont de Sèvres ?")] == ["Pont de Sèvres"]
+
+
+def test_a_route_to_another_known_place_is_not_asked_of_the_travel_tool(index: IntentIndex) -> None:
+    request = read_turn("How do I get to Parc Astérix from Paris?", None, None, index)
+
+    assert request.travel is not None and request.travel.far
+    assert _tools(request) == {"search_knowledge_base"}
+
+
+# --- language ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("베르사유 궁전 입장료는 얼마예요?", "ko"),
+        ("كم تكلفة تذكرة القصر؟", "ar"),
+        ("Во сколько открывается дворец?", "ru"),
+        ("Czy pałac jest otwarty w poniedziałki?", "pl"),
+    ],
+)
+def test_a_language_the_assistant_does_not_speak_is_answered_in_english(text: str, language: str) -> None:
+    assert read_language(text, "fr") == read_language(text) == type(read_language(text))("en", language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_short_turn_keeps_the_conversation_language(language: str) -> None:
+    assert read_language("Trianon ?", language).code == language
+    assert read_language(DAY_FOLLOW_UPS[language][0], language).code == language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_turn_clearly_in_another_language_switches(language: str) -> None:
+    other = "de" if language != "de" else "fr"
+
+    assert read_language(VISIT[language], other).code == language
