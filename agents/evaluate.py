@@ -7,11 +7,14 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
+from agents.answer.qualifiers import weekdays_named
+from agents.answer.stated_values import states_all
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
 
 _CITATION = re.compile(r"\[(\d+)\]")
+_HEADLINE = re.compile(r"^\*\*[^*\n]+\*\*:\s*(.+)$", re.MULTILINE)
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|\[\d+\]")
 Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
 
@@ -19,6 +22,28 @@ Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
 def own_words(answer: str) -> str:
     """The answer without quoted passages and citation marks: the words the agent wrote itself."""
     return _QUOTED.sub(" ", answer)
+
+
+def headline_lines(answer: str) -> list[str]:
+    """The bold headline lines of an answer ("**Price**: €21 (full price) [1]"), values only."""
+    return [_CITATION.sub("", line).strip() for line in _HEADLINE.findall(answer)]
+
+
+def headline_right(lines: list[str], aspects: list[list[str]], language: str) -> bool:
+    """Whether every headline line holds one of the question's answer aspects: one of its strings
+    found in the line as the eval README normalises text, or every value of one of them stated in
+    the line in the visitor's way ("de 8h à 18h" in "08:00 – 18:00"; ``stated_values``), or each
+    weekday it names named in the line ("samedis, dimanches" in "zaterdag, zondag")."""
+    return bool(lines) and all(
+        any(
+            found_aspects([[alternative]], [line])[0]
+            or states_all(alternative, line, language)
+            or (bool(weekdays_named(alternative)) and weekdays_named(alternative) <= weekdays_named(line))
+            for aspect in aspects
+            for alternative in aspect
+        )
+        for line in lines
+    )
 
 
 def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred) -> dict[str, Any]:
@@ -36,6 +61,8 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
     row["citations_valid"] = in_answer == set(result.citations)
     if question.get("type") == "out_of_scope":
         row["abstention_ok"] = result.abstained
+    if lines := headline_lines(result.answer):
+        row["headline_ok"] = headline_right(lines, question.get("answers") or [], question.get("lang", ""))
     if question.get("answers") and question.get("type") in {"fact", "multi"}:
         row["facts_ok"] = all(found_aspects(question["answers"], [result.answer]))
     return row
@@ -63,6 +90,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "facts_in_answer_fact": rate("facts_ok", facts),
         "facts_in_answer_multi": rate("facts_ok", [r for r in rows if r.get("type") == "multi"]),
         "fact_questions_abstained": sum(1 for r in facts if r.get("abstained")),
+        "headline_precision": rate("headline_ok"),
+        "headlines_shown": sum(1 for r in rows if "headline_ok" in r),
         "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
         if answered
         else None,

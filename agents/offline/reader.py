@@ -59,6 +59,7 @@ class Candidate:
     language: str
     stems: frozenset[str]
     context: frozenset[str]  # stems of the passage's title and headings
+    heading: str  # the passage's title and headings
     retrieval: float  # the passage's retrieval score, 0-1 within the evidence
     position: int  # in the candidate list: the next sentence of a passage follows it
 
@@ -159,7 +160,8 @@ def candidates(evidence: Sequence[dict[str, Any]], kb_language: str) -> list[Can
     for entry in evidence:
         language = detect_language(entry.get("text", ""), default=kb_language) or kb_language
         stem = _stemmer(language)
-        context = stem(f"{entry.get('title', '')} {entry.get('headings', '')}")
+        heading = f"{entry.get('title', '')} {entry.get('headings', '')}".strip()
+        context = stem(heading)
         titles = {_key(entry.get("title", "")), _key(entry.get("headings", ""))}
         for label, text in labelled_sentences(entry.get("text", ""), language):
             key = _key(text)
@@ -169,13 +171,28 @@ def candidates(evidence: Sequence[dict[str, Any]], kb_language: str) -> list[Can
             retrieval = max(float(entry.get("score") or 0.0), 0.0) / top
             stems = stem(f"{label} {text}")
             found.append(
-                Candidate(int(entry["number"]), text, label, language, stems, context, retrieval, len(found))
+                Candidate(
+                    int(entry["number"]),
+                    text,
+                    label,
+                    language,
+                    stems,
+                    context,
+                    heading,
+                    retrieval,
+                    len(found),
+                )
             )
     return found
 
 
 def _key(text: str) -> str:
     return re.sub(r"\W+", "", fold(text))
+
+
+def stems(text: str, language: str) -> frozenset[str]:
+    """The stems of ``text`` as candidates and needs are compared."""
+    return _stemmer(language)(text)
 
 
 def _stemmer(language: str) -> Callable[[str], frozenset[str]]:
@@ -207,8 +224,12 @@ def concepts_and_words(part: str, language: str) -> tuple[list[Concept], list[st
 def part_needs(part: str, language: str, target: str) -> list[Need]:
     """What a ``target``-language sentence must hold to answer ``part``: one of the terms of each
     glossary concept it names, and each of its other topic words."""
+    return needs_of(*concepts_and_words(part, language), target)
+
+
+def needs_of(concepts: Sequence[Concept], words: Sequence[str], target: str) -> list[Need]:
+    """The needs of these concepts and words for a ``target``-language sentence."""
     stem = _stemmer(target)
-    concepts, words = concepts_and_words(part, language)
     needs = [
         frozenset(tuple(sorted(stem(t))) for t in concept.terms.get(target, ())) - {()}
         for concept in concepts
@@ -217,18 +238,19 @@ def part_needs(part: str, language: str, target: str) -> list[Need]:
     return list(dict.fromkeys(need for need in needs if need))
 
 
-def _met(need: Need, stems: frozenset[str]) -> bool:
+def met(need: Need, stems: frozenset[str]) -> bool:
+    """Whether a sentence with these stems meets ``need``."""
     return any(set(term) <= stems for term in need)
 
 
 def need_coverage(needs: Sequence[Need], pool: Sequence[Candidate]) -> list[float]:
     """For each candidate, the IDF-weighted share of ``needs`` it meets (headings count half)."""
-    weights = [math.log(1 + len(pool) / (1 + sum(_met(n, c.stems) for c in pool))) for n in needs]
+    weights = [math.log(1 + len(pool) / (1 + sum(met(n, c.stems) for c in pool))) for n in needs]
     total = sum(weights) or 1.0
     scored = [(n, w) for n, w in zip(needs, weights, strict=True)]
     return [
-        sum(w if _met(n, c.stems) else w / 2 if _met(n, c.context) else 0 for n, w in scored) / total
-        if any(_met(n, c.stems) for n in needs) else 0.0
+        sum(w if met(n, c.stems) else w / 2 if met(n, c.context) else 0 for n, w in scored) / total
+        if any(met(n, c.stems) for n in needs) else 0.0
         for c in pool
     ]  # fmt: skip
 

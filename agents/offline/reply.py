@@ -7,10 +7,10 @@ from typing import Any
 
 from agents.brief import Brief
 from agents.language import reply_language
-from agents.local_dates import rewrite_passage_date
 from agents.offline import reader, router
+from agents.offline.headline import headline
 from agents.offline.phrases import phrases, replies
-from rag.answer_types import type_match, values_of
+from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
 
 
@@ -85,7 +85,7 @@ def synthesis(reading: Reading) -> str:
             dict.fromkeys(c for part in answered for c in _with_follower(part.best(), reading.pool))
         )
         # Paragraphs, so Markdown keeps the intro, the key facts and the quotes on their own lines.
-        facts = "  \n".join(_key_facts(answered, language))
+        facts = "  \n".join(_key_facts(reading, answered, language))
         intro = words["intro"].format(note=_quoted_note(quoted, language))
         quotes = "\n".join(f"- {_quote(c)} [{c.number}]" for c in quoted)
         sections.append("\n\n".join(part for part in (intro, facts, quotes) if part))
@@ -99,22 +99,11 @@ def _with_follower(best: list[reader.Candidate], pool: list[reader.Candidate]) -
     return [best[0], after, *best[1:]] if after else best
 
 
-def _key_facts(parts: list[reader.PartReading], language: str) -> list[str]:
-    """Per part asking for a kind of value: the values of its best sentence holding one, labelled in
-    the visitor's language ("**Price**: 32 € · 24 € [2]"), readable whatever the quote's language;
-    dates are written the visitor's way ("8 mars 1876" -> "March 8, 1876"), the quote keeps the source's."""
-    labels = phrases()["fact_labels"].get(language, phrases()["fact_labels"]["en"])
-    lines: list[str] = []
-    for part in parts:
-        for candidate in part.best():
-            kind, values = values_of(part.kinds, candidate.text)
-            if kind == "date":
-                values = [rewrite_passage_date(value, language) for value in values]
-            if values:
-                line = f"**{labels.get(kind, kind)}**: {' · '.join(values)} [{candidate.number}]"
-                lines += [line] if line not in lines else []
-                break
-    return lines
+def _key_facts(reading: Reading, parts: list[reader.PartReading], language: str) -> list[str]:
+    """Each part's headline line, when it has one (``agents.offline.headline``)."""
+    question, pool = reading.brief.question, reading.pool
+    lines = [h.line(language) for part in parts if (h := headline(part, question, pool, language))]
+    return list(dict.fromkeys(lines))
 
 
 def _quote(candidate: reader.Candidate) -> str:
