@@ -9,10 +9,13 @@ never stored in the conversation: the system message is built for one call.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.messages import BaseMessage, SystemMessage
 from pydantic import BaseModel, Field
+
+from agents.tools.results import ToolOutcome
+from rag.passage import Passage
 
 BRIEF_KEY = "agent_brief"
 Node = Literal["agent", "gap_analysis", "self_critique", "synthesize"]
@@ -25,14 +28,14 @@ class Brief(BaseModel):
     question: str = ""
     language: str = ""
     kb_language: str = "fr"
-    evidence: list[dict[str, Any]] = Field(default_factory=list)  # numbered passages (AgentState)
-    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    evidence: list[Passage] = Field(default_factory=list)  # numbered passages (AgentState)
+    tool_results: list[ToolOutcome] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)  # aspects the gap analysis found missing
 
 
 def briefed_system(prompt: str, brief: Brief) -> SystemMessage:
     """The node's system message carrying ``brief``."""
-    return SystemMessage(prompt, additional_kwargs={BRIEF_KEY: brief.model_dump()})
+    return SystemMessage(prompt, additional_kwargs={BRIEF_KEY: brief.model_dump(mode="json")})
 
 
 def read_brief(messages: Sequence[BaseMessage]) -> Brief | None:

@@ -16,13 +16,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from agents.config import AgentSettings
+from agents.state import STATE_TYPES
 from agents.turn_locks import AdvisoryTurnLocks, FileTurnLocks, SharedTurnLock
 
 logger = logging.getLogger(__name__)
 
 SETUP_LOCK_KEY = 0x7669_7369_746F_7201  # any fixed bigint: one migration run at a time
+
+
+def state_serializer() -> JsonPlusSerializer:
+    """LangGraph's serializer, told which of our types a checkpoint may hold (the passages, the
+    answer, the trace steps), so that it reads them back without warning or refusing them."""
+    return JsonPlusSerializer(allowed_msgpack_modules=STATE_TYPES)
 
 
 class CheckpointStoreError(RuntimeError):
@@ -105,7 +113,7 @@ def _open_sqlite(settings: AgentSettings) -> Checkpoints:
             "check AGENT_CHECKPOINT_PATH and the folder's permissions."
         ) from error
     return Checkpoints(
-        saver=SqliteSaver(connection),  # creates its tables on first use
+        saver=SqliteSaver(connection, serde=state_serializer()),  # creates its tables on first use
         shared_lock=FileTurnLocks(path.parent / f"{path.name}.turn-locks"),
         description=f"the conversation file {path}",
         close=connection.close,
@@ -157,7 +165,7 @@ def _open_postgres(url: str, settings: AgentSettings) -> Checkpoints:
 
     savers, locks = pools
     return Checkpoints(
-        saver=PostgresSaver(savers),
+        saver=PostgresSaver(savers, serde=state_serializer()),
         shared_lock=AdvisoryTurnLocks(locks),
         description=description,
         close=close,

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from langchain_core.language_models import BaseChatModel
@@ -30,8 +28,4 @@ class AgentDeps:
     duplicate_query_threshold: float = 0.85
     max_tool_calls: int = 8  # per model reply
     max_searches: int = 12  # per turn, the agent's and the follow-ups' together
-
-
-def trace_event(node: str, started: float, **fields: Any) -> dict[str, Any]:
-    """One trace entry: the node, its duration in milliseconds and what it did."""
-    return {"node": node, "ms": round((time.perf_counter() - started) * 1000, 1), **fields}
+    rewrite_unverified: bool = True  # ask the model once to rewrite an answer whose values fail the check

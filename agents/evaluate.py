@@ -4,29 +4,53 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from agents.answer.citations import CITATION_GROUP, cited_numbers
 from agents.answer.qualifiers import weekdays_named
 from agents.answer.stated_values import states_all
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
 
-_CITATION = re.compile(r"\[(\d+)\]")
 _HEADLINE = re.compile(r"^\*\*[^*\n]+\*\*:\s*(.+)$", re.MULTILINE)
-_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|\[\d+\]")
+# A curly quotation runs to the last closing mark of its line: quoted passages quote titles in turn.
+_QUOTED = re.compile(r"«[^»]*»|“[^\n]*”|\"[^\"]*\"")
 Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
 
 
 def own_words(answer: str) -> str:
     """The answer without quoted passages and citation marks: the words the agent wrote itself."""
-    return _QUOTED.sub(" ", answer)
+    return CITATION_GROUP.sub(" ", _QUOTED.sub(" ", answer))
+
+
+def answer_language(answer: str) -> str:
+    """The language of the words the agent wrote itself (quotes and citation marks left out)."""
+    return detect_language(own_words(answer) or answer)
+
+
+def tools_match(called: Iterable[str], expected: Iterable[str], forbidden: Iterable[str] = ()) -> bool:
+    """Whether every expected tool was called and no forbidden one."""
+    names = set(called)
+    return set(expected) <= names and not names & set(forbidden)
+
+
+def declined(result: FinalAnswer) -> bool:
+    """Whether the answer says the knowledge base does not answer: abstained, or an answer of kind
+    "not_found" (read with getattr: the answer object of issue 21 adds the kind)."""
+    return result.abstained or getattr(result, "kind", None) == "not_found"
+
+
+def rate(rows: Iterable[dict[str, Any]], key: str) -> float | None:
+    """Share of the rows holding ``key`` whose value is true; None when no row holds it."""
+    values = [row[key] for row in rows if key in row]
+    return round(sum(values) / len(values), 3) if values else None
 
 
 def headline_lines(answer: str) -> list[str]:
     """The bold headline lines of an answer ("**Price**: €21 (full price) [1]"), values only."""
-    return [_CITATION.sub("", line).strip() for line in _HEADLINE.findall(answer)]
+    return [CITATION_GROUP.sub("", line).strip() for line in _HEADLINE.findall(answer)]
 
 
 def headline_right(lines: list[str], aspects: list[list[str]], language: str) -> bool:
@@ -52,15 +76,15 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
     if isinstance(result, ErrorOccurred):
         return {**row, "error": result.message}
     expected = set(question.get("expected_tools", []))
-    answer_language = detect_language(own_words(result.answer) or result.answer)
+    language = answer_language(result.answer)
     row.update(result.model_dump(exclude={"type"}))
     row["tool_choice_ok"] = set(result.tools) == expected
-    row["language_ok"] = answer_language == question.get("lang")
-    row["answer_language"] = answer_language
-    in_answer = {int(number) for number in _CITATION.findall(result.answer)}
+    row["language_ok"] = language == question.get("lang")
+    row["answer_language"] = language
+    in_answer = set(cited_numbers(result.answer))
     row["citations_valid"] = in_answer == set(result.citations)
     if question.get("type") == "out_of_scope":
-        row["abstention_ok"] = result.abstained
+        row["abstention_ok"] = declined(result)
     if lines := headline_lines(result.answer):
         row["headline_ok"] = headline_right(lines, question.get("answers") or [], question.get("lang", ""))
     if question.get("answers") and question.get("type") in {"fact", "multi"}:
@@ -70,27 +94,22 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Rates and latencies over all questions (French fact questions reported apart)."""
-
-    def rate(key: str, subset: list[dict[str, Any]] | None = None) -> float | None:
-        values = [r[key] for r in (subset if subset is not None else rows) if key in r]
-        return round(sum(values) / len(values), 3) if values else None
-
     answered = [r for r in rows if "error" not in r]
     facts = [r for r in rows if r.get("type") == "fact"]
     fr_facts = [r for r in facts if r.get("lang") == "fr"]
     return {
         "questions": len(rows),
         "errors": len(rows) - len(answered),
-        "tool_choice": rate("tool_choice_ok"),
-        "language": rate("language_ok"),
-        "citation_validity": rate("citations_valid"),
-        "abstention_out_of_scope": rate("abstention_ok"),
-        "facts_in_answer": rate("facts_ok"),
-        "facts_in_answer_fr_fact": rate("facts_ok", fr_facts),
-        "facts_in_answer_fact": rate("facts_ok", facts),
-        "facts_in_answer_multi": rate("facts_ok", [r for r in rows if r.get("type") == "multi"]),
+        "tool_choice": rate(rows, "tool_choice_ok"),
+        "language": rate(rows, "language_ok"),
+        "citation_validity": rate(rows, "citations_valid"),
+        "abstention_out_of_scope": rate(rows, "abstention_ok"),
+        "facts_in_answer": rate(rows, "facts_ok"),
+        "facts_in_answer_fr_fact": rate(fr_facts, "facts_ok"),
+        "facts_in_answer_fact": rate(facts, "facts_ok"),
+        "facts_in_answer_multi": rate([r for r in rows if r.get("type") == "multi"], "facts_ok"),
         "fact_questions_abstained": sum(1 for r in facts if r.get("abstained")),
-        "headline_precision": rate("headline_ok"),
+        "headline_precision": rate(rows, "headline_ok"),
         "headlines_shown": sum(1 for r in rows if "headline_ok" in r),
         "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
         if answered

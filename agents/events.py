@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from agents.answer.model import Answer, AnswerKind
+
 
 class NodeStarted(BaseModel):
     type: Literal["node_started"] = "node_started"
@@ -78,8 +80,9 @@ class FinalAnswer(BaseModel):
     language: str
     tools: list[str] = Field(default_factory=list)
     citations: list[int] = Field(default_factory=list)
-    sources: list[dict[str, Any]] = Field(default_factory=list)
+    sources: list[dict[str, Any]] = Field(default_factory=list)  # one per cited source: number, title, url
     abstained: bool = False
+    kind: AnswerKind = "answered"  # answered, partial or not_found
     model_calls: int = 0
     seconds: float = 0.0
     graph_overhead_ms: float = 0.0
@@ -87,6 +90,7 @@ class FinalAnswer(BaseModel):
     trace: list[dict[str, Any]] = Field(default_factory=list)
     evidence: list[dict[str, Any]] = Field(default_factory=list)  # the cited passages: number, text, url
     passage_numbers: dict[str, int] = Field(default_factory=dict)  # chunk id -> evidence number, all passages
+    reply: Answer = Field(default_factory=Answer)  # the typed answer: text, kind, numbered citations
     input_tokens: int | None = None  # None: the provider reported no usage
     output_tokens: int | None = None
 

@@ -1,36 +1,34 @@
-"""Evidence bookkeeping (pure): stable numbering across rounds, and tool-result parsing."""
+"""The turn's evidence (pure): passages numbered once as they join, and tool messages read as data."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import ToolMessage
 
-from agents.tools.knowledge_base import EvidenceItem, KnowledgeBaseResult, render_evidence
+from agents.tools.knowledge_base import KnowledgeBaseResult, render_evidence
+from agents.tools.results import ToolOutcome
+from rag.passage import Passage
 
 
-def merge_evidence(evidence: Sequence[dict[str, Any]], items: Iterable[EvidenceItem]) -> list[dict[str, Any]]:
-    """Append new passages (by chunk id) numbered after the existing ones; old numbers never move."""
-    merged = list(evidence)
-    seen = {entry["chunk_id"] for entry in merged}
-    for item in items:
-        if item.chunk_id in seen:
+def add_passages(current: Sequence[Passage | dict[str, Any]], new: Sequence[Passage]) -> list[Passage]:
+    """The state's reducer: new passages (by chunk id) are numbered after the existing ones, once;
+    old numbers never move. Passages stored as dicts by earlier versions are read back as passages."""
+    merged = [p if isinstance(p, Passage) else Passage.model_validate(p) for p in current]
+    seen = {passage.chunk_id for passage in merged}
+    for passage in new:
+        if passage.chunk_id in seen:
             continue
-        seen.add(item.chunk_id)
-        merged.append({"number": len(merged) + 1, **item.model_dump()})
+        seen.add(passage.chunk_id)
+        merged.append(passage.model_copy(update={"number": len(merged) + 1}))
     return merged
 
 
-def rendered(evidence: Sequence[dict[str, Any]]) -> str:
+def rendered(evidence: Sequence[Passage]) -> str:
     """The evidence block for a prompt."""
-    return render_evidence(
-        [
-            (entry["number"], EvidenceItem(**{k: v for k, v in entry.items() if k != "number"}))
-            for entry in evidence
-        ]
-    )
+    return render_evidence(evidence)
 
 
 def parse_tool_result(content: str) -> dict[str, Any] | None:
@@ -54,3 +52,16 @@ def knowledge_base_result(message: ToolMessage) -> KnowledgeBaseResult | None:
         return KnowledgeBaseResult.model_validate(value)
     except ValueError:
         return None
+
+
+def tool_outcome(message: ToolMessage, args: dict[str, Any]) -> ToolOutcome:
+    """A weather or travel tool's message as the state keeps it; an error text becomes an error."""
+    content = str(message.content)
+    result = parse_tool_result(content) or {"status": "error", "summary": content}
+    return ToolOutcome(
+        tool=str(message.name),
+        args=args,
+        status=str(result.get("status", "ok")),
+        summary=str(result.get("summary", "")),
+        result=result,
+    )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from rag.language import detect_language
+from rag.lexicon.scripts import UNSPACED_CHARACTER
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 MIN_WORDS = 3
 MIN_CJK_CHARACTERS = 4
 
@@ -18,7 +16,9 @@ def reply_language(message: str, conversation_language: str | None = None, defau
     "wifi ?"); a short message therefore keeps the language the conversation already has.
     """
     text = message.strip()
-    long_enough = len(text.split()) >= MIN_WORDS or len(_CJK.findall(text)) >= MIN_CJK_CHARACTERS
+    long_enough = (
+        len(text.split()) >= MIN_WORDS or len(UNSPACED_CHARACTER.findall(text)) >= MIN_CJK_CHARACTERS
+    )
     if long_enough or not conversation_language:
         detected = detect_language(text)
         if detected:

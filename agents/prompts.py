@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from agents.tools.knowledge_base import LANGUAGE_NAMES
+from rag.lexicon.languages import LANGUAGE_NAMES
 
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
 

@@ -1,4 +1,4 @@
-"""Pure routers for the graph's conditional edges."""
+"""Pure routers for the graph's conditional edges: they read state fields, never the trace."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def after_collect(state: AgentState) -> Literal["gap_analysis", "synthesize"]:
 def after_critique(state: AgentState, max_rounds: int) -> Literal["follow_up", "synthesize"]:
     """Another retrieval round only when evidence is insufficient, queries are proposed, rounds remain."""
     verdicts = state.get("critiques", [])
-    sufficient = bool(verdicts) and bool(verdicts[-1].get("sufficient"))
+    sufficient = bool(verdicts) and verdicts[-1].sufficient
     if sufficient or not state.get("follow_ups") or state.get("round", 0) >= max_rounds:
         return "synthesize"
     return "follow_up"
@@ -31,5 +31,4 @@ def after_critique(state: AgentState, max_rounds: int) -> Literal["follow_up", "
 
 def after_follow_up(state: AgentState) -> Literal["gap_analysis", "synthesize"]:
     """Nothing new was searched (every proposal was a near-duplicate): stop looping."""
-    last = state.get("trace", [])[-1:] or [{}]
-    return "gap_analysis" if last[0].get("queries") else "synthesize"
+    return "gap_analysis" if state.get("round_queries") else "synthesize"

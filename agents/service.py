@@ -10,15 +10,16 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 
+from agents.answer.model import Answer
 from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
 from agents.deps import AgentDeps
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
 from agents.llm import ProviderError, build_chat_model
-from agents.search_log import SearchLog
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
+from agents.trace import AgentStep, FollowUpStep, TraceStep
 from agents.turn_events import TurnEvents
 from agents.turn_locks import TurnBusy, TurnLocks
 from rag.config import RagSettings
@@ -30,31 +31,31 @@ logger = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 4000
 
 
-def tools_called(trace: list[dict[str, Any]]) -> list[str]:
+def tools_called(trace: list[TraceStep]) -> list[str]:
     """Names of the tools called this turn, in order (follow-up searches included)."""
     names: list[str] = []
-    for event in trace:
-        if event.get("node") == "agent":
-            names.extend(call["tool"] for call in event.get("tool_calls", []))
-        elif event.get("node") == "follow_up":
-            names.extend("search_knowledge_base" for _ in event.get("queries", []))
+    for step in trace:
+        if isinstance(step, AgentStep):
+            names.extend(call.tool for call in step.tool_calls)
+        elif isinstance(step, FollowUpStep):
+            names.extend("search_knowledge_base" for _ in step.queries)
     return names
 
 
-def cited_evidence(evidence: list[dict[str, Any]], citations: list[int]) -> list[dict[str, Any]]:
-    """The cited passages, in citation order: number, title, headings, url and text."""
-    by_number = {entry["number"]: entry for entry in evidence}
+def cited_evidence(reply: Answer) -> list[dict[str, Any]]:
+    """The cited passages, in citation order: number, title, headings, url and text (``--json``)."""
     return [
         {
-            "number": number,
-            "title": by_number[number].get("title", ""),
-            "headings": by_number[number].get("headings", ""),
-            "url": by_number[number].get("source", ""),
-            "text": by_number[number].get("text", ""),
-            "chunk_id": by_number[number].get("chunk_id", ""),
+            "number": passage.number,
+            "cited_as": citation.number,
+            "title": passage.title,
+            "headings": passage.headings,
+            "url": passage.source,
+            "text": passage.text,
+            "chunk_id": passage.chunk_id,
         }
-        for number in citations
-        if number in by_number
+        for citation in reply.citations
+        for passage in citation.passages
     ]
 
 
@@ -74,8 +75,7 @@ class AgentService:
         self.llm = llm or build_chat_model(self.settings, offline_factory=self._offline_model)
         self.offline = llm is None and self.settings.resolved_provider == "offline"
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
-        self.searches = SearchLog(self.retriever)
-        retriever_ = self.searches
+        retriever_ = self.retriever
         self.visitor_tools = VisitorTools()
         deps = AgentDeps(
             llm=self.llm,
@@ -88,6 +88,7 @@ class AgentService:
             max_searches=self.settings.max_searches,
             duplicate_query_threshold=self.settings.duplicate_query_threshold
             or same_query_threshold(retriever_.embedder.name),
+            rewrite_unverified=not self.offline,  # the offline model quotes: a rewrite would say the same
         )
         # A checkpointer given by the caller (tests) is private to this process: in-process locks suffice.
         self.checkpoints: Checkpoints | None = (
@@ -138,7 +139,7 @@ class AgentService:
     def _turn(self, question: str, thread_id: str) -> Iterator[AgentEvent]:
         """One turn, the thread's lock held: stream the graph, then read the answer from its state."""
         started = time.perf_counter()
-        turn = TurnEvents(self.searches)
+        turn = TurnEvents()
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
         try:
             for mode, chunk in self.graph.stream(
@@ -155,26 +156,28 @@ class AgentService:
             yield ErrorOccurred(message=self._store_failure(error))
             return
         trace = values.get("trace", [])
-        citations = values.get("citations", [])
+        reply = values.get("reply") or Answer()
         seconds = time.perf_counter() - started
         yield FinalAnswer(
-            answer=values.get("answer", ""),
+            answer=reply.text,
             language=values.get("language", ""),
             tools=tools_called(trace),
-            citations=citations,
-            sources=values.get("sources", []),
-            abstained=bool(values.get("abstained")),
+            citations=[citation.number for citation in reply.citations],
+            sources=[{"number": c.number, "title": c.title, "url": c.source} for c in reply.citations],
+            abstained=reply.abstained,
+            kind=reply.kind,
             model_calls=values.get("model_calls", 0),
             seconds=round(seconds, 3),
             graph_overhead_ms=round((seconds - turn.in_nodes) * 1000, 1),
             offline_model=self.offline,
-            trace=trace,
-            evidence=cited_evidence(values.get("evidence", []), citations),
+            trace=[step.dumped() for step in trace],
+            evidence=cited_evidence(reply),
             passage_numbers={
-                str(entry["chunk_id"]): int(entry["number"])
-                for entry in values.get("evidence", [])
-                if entry.get("chunk_id")
+                passage.chunk_id: passage.number
+                for passage in values.get("evidence", [])
+                if passage.number is not None
             },
+            reply=reply,
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
         )

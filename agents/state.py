@@ -1,46 +1,93 @@
-"""The graph's state: one conversation thread, checkpointed per thread id."""
+"""The graph's state: one conversation thread, checkpointed per thread id.
+
+Per-turn fields declare how a node's update merges (a reducer), so a node returns only what it
+adds; ``turn_start`` overwrites them when a new question arrives.
+"""
 
 from __future__ import annotations
 
+import operator
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from langgraph.types import Overwrite
+
+from agents.answer.model import Answer, CheckedValue, Citation
+from agents.evidence import add_passages
+from agents.schemas import Critique
+from agents.tools.knowledge_base import KnowledgeBaseResult
+from agents.tools.results import ToolOutcome
+from agents.trace import (
+    AgentStep,
+    AnswerStep,
+    CollectStep,
+    CritiqueStep,
+    FollowUpStep,
+    GapStep,
+    PrepareStep,
+    ToolCallRecord,
+    ToolSummary,
+    TraceStep,
+)
+from rag.passage import Passage
 
 
 class AgentState(TypedDict, total=False):
-    """Everything a turn reads and writes; turn fields are reset when a new question arrives."""
+    """Everything a turn reads and writes."""
 
     messages: Annotated[list[AnyMessage], add_messages]
     question: str  # the visitor's question, made standalone when it is a short follow-up
     language: str  # reply language (ISO 639-1)
-    queries: list[str]  # every knowledge-base query run this turn
-    evidence: list[dict[str, Any]]  # passages, de-duplicated by chunk id, numbered from 1, stable
-    tool_results: list[dict[str, Any]]  # weather / travel results this turn
+    queries: Annotated[list[str], operator.add]  # every knowledge-base query run this turn
+    evidence: Annotated[list[Passage], add_passages]  # numbered from 1 as passages join; stable
+    tool_results: Annotated[list[ToolOutcome], operator.add]  # weather / travel results this turn
     gaps: list[str]  # aspects the evidence does not answer yet
     follow_ups: list[str]  # queries proposed by gap analysis, not yet run
-    critiques: list[dict[str, Any]]  # verdicts of self-critique: sufficient, reason
-    round: int  # retrieval rounds done this turn
-    trace: list[dict[str, Any]]  # events: node, tool, arguments, result summary, timing
-    model_calls: int  # LLM calls this turn
-    answer: str
-    citations: list[int]
-    sources: list[dict[str, Any]]
-    abstained: bool
+    critiques: Annotated[list[Critique], operator.add]  # verdicts of self-critique
+    round: Annotated[int, operator.add]  # retrieval rounds done this turn
+    round_queries: list[str]  # the queries the last follow-up round ran (none: the loop ends)
+    trace: Annotated[list[TraceStep], operator.add]  # what each node did, for the operator
+    model_calls: Annotated[int, operator.add]  # LLM calls this turn
+    reply: Answer  # the turn's answer
 
 
-TURN_DEFAULTS: dict[str, Any] = {
-    "queries": [],
-    "evidence": [],
-    "tool_results": [],
-    "gaps": [],
-    "follow_ups": [],
-    "critiques": [],
-    "round": 0,
-    "trace": [],
-    "model_calls": 0,
-    "answer": "",
-    "citations": [],
-    "sources": [],
-    "abstained": False,
-}
+def turn_start(step: PrepareStep) -> dict[str, Any]:
+    """The update that starts a turn: every per-turn field emptied, the trace begun with ``step``."""
+    return {
+        "queries": Overwrite([]),
+        "evidence": Overwrite([]),
+        "tool_results": Overwrite([]),
+        "gaps": [],
+        "follow_ups": [],
+        "critiques": Overwrite([]),
+        "round": Overwrite(0),
+        "round_queries": [],
+        "trace": Overwrite([step]),
+        "model_calls": Overwrite(0),
+        "reply": Answer(),
+    }
+
+
+# The types a checkpoint may hold besides LangChain's own: the serializer is told to read them back.
+STATE_TYPES = [
+    (cls.__module__, cls.__name__)
+    for cls in (
+        Passage,
+        Answer,
+        Citation,
+        CheckedValue,
+        Critique,
+        ToolOutcome,
+        KnowledgeBaseResult,
+        PrepareStep,
+        AgentStep,
+        ToolCallRecord,
+        CollectStep,
+        ToolSummary,
+        GapStep,
+        CritiqueStep,
+        FollowUpStep,
+        AnswerStep,
+    )
+]

@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.messages import AIMessage, AIMessageChunk, ToolMessage
+from langgraph.types import Overwrite
 
+from agents.answer.numbering import CitationStream, SourceNumbering
 from agents.events import (
     AgentEvent,
     AnswerToken,
@@ -19,15 +21,30 @@ from agents.events import (
     ToolCalled,
     ToolReturned,
 )
-from agents.evidence import knowledge_base_result, parse_tool_result
-from agents.search_log import SearchLog
+from agents.evidence import add_passages, knowledge_base_result, tool_outcome
+from agents.tools.knowledge_base import KnowledgeBaseResult
+from agents.trace import AgentStep, CritiqueStep, FollowUpStep, GapStep
+from rag.passage import Passage
+
+
+def search_returned(result: KnowledgeBaseResult) -> ToolReturned:
+    """A knowledge-base search as a tool result, every ranking stage's score included: the same
+    event whether the model asked for it or a follow-up round ran it."""
+    return ToolReturned(
+        tool="search_knowledge_base",
+        status=result.status,
+        summary=result.message if result.status == "error" else f"{len(result.hits)} passages",
+        args={"query": result.query},
+        hits=[passage.rounded().model_dump(exclude={"number"}) for passage in result.hits],
+        ms=result.ms,
+    )
 
 
 class TurnEvents:
-    """Per-turn bookkeeping: node timings, tool-call arguments, model calls and token usage."""
+    """Per-turn bookkeeping: node timings, tool-call arguments, model calls, token usage, and the
+    evidence as the state's reducer numbers it, so streamed citations are numbered as the answer's."""
 
-    def __init__(self, searches: SearchLog | None = None) -> None:
-        self.searches = searches
+    def __init__(self) -> None:
         self.in_nodes = 0.0  # seconds spent inside nodes (the rest is graph overhead)
         self.input_tokens: int | None = None
         self.output_tokens: int | None = None
@@ -35,6 +52,8 @@ class TurnEvents:
         self._call_args: dict[str, dict[str, Any]] = {}
         self._model_calls = 0
         self._pending_tokens: dict[str, tuple[int, int]] = {}
+        self._evidence: list[Passage] = []
+        self._citations: CitationStream | None = None
 
     def events(self, mode: str, chunk: Any) -> Iterator[AgentEvent]:
         """The events for one item of ``graph.stream(..., stream_mode=["tasks", "updates", "messages"])``."""
@@ -67,79 +86,65 @@ class TurnEvents:
             self.input_tokens = (self.input_tokens or 0) + inputs
             self.output_tokens = (self.output_tokens or 0) + outputs
         if node == "synthesize" and isinstance(message, AIMessageChunk) and message.text:
-            yield AnswerToken(text=message.text)
+            if self._citations is None:
+                self._citations = CitationStream(SourceNumbering(self._evidence))
+            if text := self._citations.feed(message.text):
+                yield AnswerToken(text=text)
 
     def _update(self, node: str, update: dict[str, Any]) -> Iterator[AgentEvent]:
+        if "evidence" in update:
+            added = update["evidence"]
+            self._evidence = (
+                list(added.value) if isinstance(added, Overwrite) else add_passages(self._evidence, added)
+            )
         calls = update.get("model_calls")
-        if isinstance(calls, int) and calls > self._model_calls:
+        if isinstance(calls, int) and calls > 0:
             tokens = self._pending_tokens.pop(node, None)
             yield ModelCalled(
                 node=node,
-                calls=calls - self._model_calls,
+                calls=calls,
                 input_tokens=tokens[0] if tokens else None,
                 output_tokens=tokens[1] if tokens else None,
             )
-            self._model_calls = calls
+            self._model_calls += calls
+        if node == "synthesize" and self._citations is not None and (rest := self._citations.flush()):
+            yield AnswerToken(text=rest)
         if node == "tools":
             for message in update.get("messages", []):
                 if isinstance(message, ToolMessage):
                     yield self._tool_returned(message)
             return
-        for event in update.get("trace", [])[-1:]:
-            if event.get("node") == node:
-                yield from self._traced(node, event, update)
+        steps = update.get("trace", [])
+        for step in (steps.value if isinstance(steps, Overwrite) else steps)[-1:]:
+            if getattr(step, "node", None) == node:
+                yield from self._traced(step, update)
 
-    def _traced(self, node: str, event: dict[str, Any], update: dict[str, Any]) -> Iterator[AgentEvent]:
-        if node == "agent":
+    def _traced(self, step: Any, update: dict[str, Any]) -> Iterator[AgentEvent]:
+        if isinstance(step, AgentStep):
             for message in update.get("messages", []):
                 for call in getattr(message, "tool_calls", []):
                     self._call_args[str(call.get("id"))] = call.get("args", {})
-            for call in event.get("tool_calls", []):
-                yield ToolCalled(tool=call["tool"], args=call["args"])
-        elif node == "follow_up":
-            for query in event.get("queries", []):
-                yield ToolCalled(tool="search_knowledge_base", args={"query": query})
-                yield self._search_returned(query)
-        elif node == "gap_analysis":
-            yield GapAnalysed(
-                missing=event.get("missing", []),
-                follow_up_queries=event.get("follow_up_queries", []),
-                ms=event.get("ms"),
-            )
-        elif node == "self_critique":
-            yield CritiqueGiven(
-                sufficient=bool(event.get("sufficient")),
-                reason=str(event.get("reason", "")),
-                ms=event.get("ms"),
-            )
-
-    def _search_returned(self, query: str, status: str | None = None, message: str = "") -> ToolReturned:
-        record = self.searches.lookup(query) if self.searches else None
-        hits = record.hits if record else []
-        return ToolReturned(
-            tool="search_knowledge_base",
-            status=status or ("ok" if hits else "no_results"),
-            summary=message or f"{len(hits)} passages",
-            args={"query": query},
-            hits=hits,
-            ms=record.ms if record else None,
-        )
+            for call in step.tool_calls:
+                yield ToolCalled(tool=call.tool, args=call.args)
+        elif isinstance(step, FollowUpStep):
+            for search in step.searches:
+                yield ToolCalled(tool="search_knowledge_base", args={"query": search.query})
+                yield search_returned(search)
+        elif isinstance(step, GapStep):
+            yield GapAnalysed(missing=step.missing, follow_up_queries=step.follow_up_queries, ms=step.ms)
+        elif isinstance(step, CritiqueStep):
+            yield CritiqueGiven(sufficient=step.sufficient, reason=step.reason, ms=step.ms)
 
     def _tool_returned(self, message: ToolMessage) -> ToolReturned:
-        content = str(message.content)
         args = self._call_args.get(str(message.tool_call_id), {})
         kb = knowledge_base_result(message) if message.name == "search_knowledge_base" else None
         if kb is not None:
-            returned = self._search_returned(kb.query, kb.status, kb.message if kb.status == "error" else "")
-            if not returned.hits and kb.hits:  # dropped from the log: the final scores only
-                returned.hits = [hit.model_dump() for hit in kb.hits]
-                returned.summary = f"{len(kb.hits)} passages"
-            return returned
-        result = parse_tool_result(content) or {"status": "error", "summary": content}
+            return search_returned(kb)
+        outcome = tool_outcome(message, args)
         return ToolReturned(
-            tool=str(message.name),
-            status=str(result.get("status", "ok")),
-            summary=str(result.get("summary", "")),
+            tool=outcome.tool,
+            status=outcome.status,
+            summary=outcome.summary,
             args=args,
-            result=result,
+            result=outcome.result,
         )

@@ -40,7 +40,6 @@ from app_ui.support import (
     password_matches,
     settings_summary,
 )
-from app_ui.visitor_view import visitor_answer
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.stats import crawl_freshness, knowledge_base_stats
 from rag.uploads import (
@@ -91,7 +90,7 @@ def render_inspector(turn: Turn, service: AgentService | None) -> None:
             st.markdown(" · ".join(f"**{name}** {escape(value)}" for name, value in figures.items()))
         st.dataframe(timeline_rows(turn.events), hide_index=True)
     with retrieval:
-        shown = visitor_answer(final.answer, final.sources, final.evidence).numbers if final else {}
+        shown = final.reply.shown_numbers() if final else {}
         tables = retrieval_tables(turn.events, final.passage_numbers if final else {}, shown)
         if not tables:
             st.caption("No knowledge-base search this turn.")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from agents.answer.citations import CITATION_GROUP, group_numbers
 from agents.events import (
     AgentEvent,
     AnswerToken,
@@ -42,7 +43,6 @@ NODE_LABELS = {
     "direct_reply": "Replying",
 }
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]{}<>#|~$])")
-_CITATION = re.compile(r"\[(\d{1,3})\]")
 
 
 def escape(text: str) -> str:
@@ -183,12 +183,15 @@ def answer_markdown(view: VisitorAnswer) -> str:
     """The answer with each ``[n]`` linked to its web source; ``$`` kept from turning into LaTeX."""
     urls = {source.number: source.url or "" for source in view.sources}
 
-    def cite(match: re.Match[str]) -> str:
-        url = safe_url(urls.get(int(match.group(1)), ""))
-        label = f"\\[{match.group(1)}\\]"
+    def cite(number: int) -> str:
+        url = safe_url(urls.get(number, ""))
+        label = f"\\[{number}\\]"
         return f"[{label}](<{url}>)" if url else f"**{label}**"
 
-    return _CITATION.sub(cite, safe_markdown(view.text))
+    def cite_group(match: re.Match[str]) -> str:
+        return "".join(cite(number) for number in group_numbers(match))
+
+    return CITATION_GROUP.sub(cite_group, safe_markdown(view.text))
 
 
 def source_label(source: VisitorSource) -> str:

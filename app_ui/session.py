@@ -63,7 +63,7 @@ def render_answer(turn: Turn, labels: Labels, operator: bool) -> None:
     if turn.final is None:
         return
     final = turn.final
-    view = visitor_answer(final.answer, final.sources, final.evidence)
+    view = visitor_answer(final.reply)
     st.markdown(answer_markdown(view))
     if not view.sources:
         return

@@ -1,22 +1,20 @@
-"""An answer as a visitor reads it: one citation number per source, numbered in reading order.
+"""An answer as a visitor reads it: each source once, under the number the answer gives it.
 
-The agent cites passages by their evidence number ([4], [9], [10]…), and several passages may come
-from one page. A visitor sees each source once, numbered 1..n in the order the answer first cites
-it, with a clean title (no numeric prefixes, underscores or file extensions) and no file path.
+The agent numbers its citations per source in reading order (``agents.answer``); here each source
+gets a clean title (no numeric prefixes, underscores or file extensions), a link only for a web
+page, and no file path.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
+from agents.answer.model import Answer
 from rag.cleaning import display_title
 
 _ONLY_NUMBER = re.compile(r"\d{1,4}\s*[-–—.)]?")
-_CITATION_GROUP = re.compile(r"(?:\[\d{1,3}\])+")
-_NUMBER = re.compile(r"\[(\d{1,3})\]")
 
 
 def clean_title(title: str) -> str:
@@ -76,56 +74,26 @@ class VisitorAnswer:
     numbers: dict[int, int]  # evidence number -> the number the visitor sees
 
 
-def _source_key(url: str, title: str) -> str:
-    return url.strip() or title.strip()
-
-
-def visitor_answer(
-    answer: str, sources: list[dict[str, Any]], evidence: list[dict[str, Any]]
-) -> VisitorAnswer:
-    """Renumber ``answer``'s citations per source (1..n by first citation) and group the passages.
-
-    ``sources`` are the cited passages' sources (``number``, ``title``, ``url``) and ``evidence``
-    the cited passages (``number``, ``title``, ``headings``, ``url``, ``text``), as a
-    :class:`~agents.events.FinalAnswer` carries them. A citation of no known source is dropped.
-    """
-    passages = {int(item["number"]): item for item in evidence}
-    known = {int(source["number"]): source for source in sources}
-    for number, item in passages.items():
-        known.setdefault(
-            number, {"number": number, "title": item.get("title", ""), "url": item.get("url", "")}
-        )
-    numbers: dict[int, int] = {}
-    listed: dict[str, VisitorSource] = {}
-    for match in _NUMBER.finditer(answer):
-        number = int(match.group(1))
-        if number in numbers or number not in known:
-            continue
-        source = known[number]
-        url, title = str(source.get("url", "")), str(source.get("title", ""))
-        key = _source_key(url, title)
-        if key not in listed:
-            listed[key] = VisitorSource(
-                number=len(listed) + 1,
-                title=clean_title(title) or (site_name(url) if is_web(url) else ""),
-                url=url if is_web(url) else None,
-                location=url,
-            )
-        numbers[number] = listed[key].number
-        if number in passages:
-            item = passages[number]
-            listed[key].passages.append(
+def visitor_answer(reply: Answer) -> VisitorAnswer:
+    """The answer as a visitor reads it: its text (already numbered per source) and each cited
+    source once, with a clean title, a link for a web page only, and the passages cited from it."""
+    sources = [
+        VisitorSource(
+            number=citation.number,
+            title=clean_title(citation.title)
+            or (site_name(citation.source) if is_web(citation.source) else ""),
+            url=citation.source if is_web(citation.source) else None,
+            location=citation.source,
+            passages=[
                 VisitorPassage(
-                    passage=number,
-                    section=clean_title(str(item.get("headings", ""))),
-                    text=str(item.get("text", "")),
-                    chunk_id=str(item.get("chunk_id", "")),
+                    passage=passage.number or 0,
+                    section=clean_title(passage.headings),
+                    text=passage.text,
+                    chunk_id=passage.chunk_id,
                 )
-            )
-
-    def renumber(match: re.Match[str]) -> str:
-        shown = dict.fromkeys(numbers[int(n)] for n in _NUMBER.findall(match.group(0)) if int(n) in numbers)
-        return "".join(f"[{n}]" for n in shown)
-
-    text = _CITATION_GROUP.sub(renumber, answer)
-    return VisitorAnswer(text=text, sources=list(listed.values()), numbers=numbers)
+                for passage in citation.passages
+            ],
+        )
+        for citation in reply.citations
+    ]
+    return VisitorAnswer(text=reply.text, sources=sources, numbers=reply.shown_numbers())

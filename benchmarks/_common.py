@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agents.service import AgentService
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -15,6 +19,23 @@ QUESTIONS = SHARED / "eval" / "questions.jsonl"
 AGENT_QUERIES = SHARED / "eval" / "agent_queries.jsonl"
 RESULTS = ROOT / "benchmarks" / "results"
 BENCH_INDEX = ROOT / ".rag_index" / "bench"
+EVAL_SETS = ROOT / "data" / "eval"
+
+
+def offline_service(index: Path, folder: Path) -> AgentService:
+    """The real service over ``index``, keeping its conversations in ``folder``.
+
+    The configured provider answers (the offline model when no API key is set); the weather and
+    travel tools stay offline (climate normals, distance estimates) unless TOOLS_OFFLINE says
+    otherwise, so that figures do not depend on the network.
+    """
+    os.environ.setdefault("TOOLS_OFFLINE", "true")
+    from agents.config import AgentSettings
+    from agents.service import AgentService
+    from rag.config import RagSettings
+
+    settings = AgentSettings(checkpoint_path=folder / "eval.sqlite")
+    return AgentService(settings=settings, rag_settings=RagSettings(index_dir=index))
 
 
 def save_result(name: str, payload: dict[str, Any]) -> Path:

@@ -10,26 +10,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import tempfile
 from pathlib import Path
 
-from agents.config import AgentSettings
 from agents.evaluate import breakdown, evaluate, summarise
-from agents.service import AgentService
-from benchmarks._common import BENCH_INDEX, QUESTIONS, half_of, save_result
-from rag.config import RagSettings
+from benchmarks._common import BENCH_INDEX, QUESTIONS, half_of, offline_service, save_result
 from rag.evaluate import read_jsonl
 
 
 def main() -> None:
-    os.environ.setdefault("TOOLS_OFFLINE", "true")
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--index", type=Path, default=BENCH_INDEX)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        settings = AgentSettings(checkpoint_path=Path(folder) / "eval.sqlite")
-        service = AgentService(settings=settings, rag_settings=RagSettings(index_dir=args.index))
+        service = offline_service(args.index, Path(folder))
         rows = evaluate(read_jsonl(QUESTIONS), service.ask)
     summary = summarise(rows)
     summary["model"] = service.model_name

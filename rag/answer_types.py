@@ -8,10 +8,13 @@ lexical query already carries the corpus-language glossary terms.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
-from rag.cleaning import fold_accents
+from rag.lexicon.dates import month_names
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.languages import PASSAGE_LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -33,61 +36,65 @@ _DATE_CUES = (
     "date", "quand", "annee", "depuis quand", "inaugur", "achev", "fonde", "construi",
     "when", "year", "since when", "built", "founded", "inaugurat", "reopen", "reouvert",
 )  # fmt: skip
-_MONTHS = (
-    "janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|january|"
-    "february|march|april|may|june|july|august|september|october|november|december"
-)
-ANSWER_TYPES = (
-    AnswerType(
-        "date",
-        _words(*_DATE_CUES),
-        re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"),
-        re.compile(
-            rf"\b\d{{1,2}}(?:er)? (?:{_MONTHS})(?: \d{{4}})?\b|\b(?:{_MONTHS}) \d{{4}}\b"
-            r"|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"
+
+
+@functools.cache
+def answer_types() -> tuple[AnswerType, ...]:
+    """Every answer type; built on first use, the month names being read from Babel."""
+    months = "|".join(fold_accents(name) for language in PASSAGE_LANGUAGES for name in month_names(language))
+    return (
+        AnswerType(
+            "date",
+            _words(*_DATE_CUES),
+            re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"),
+            re.compile(
+                rf"\b\d{{1,2}}(?:er)? (?:{months})(?: \d{{4}})?\b|\b(?:{months}) \d{{4}}\b"
+                r"|\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"
+            ),
         ),
-    ),
-    AnswerType(
-        "count",
-        _words("nombre", "combien", "capacite", "places", "how many", "number of", "capacity"),
-        re.compile(rf"\b\d[\d  .]*\b|\b{_NUMBER_WORDS}\b"),
-    ),
-    AnswerType(
-        "price",
-        _words("tarif", "prix", "cout", "payant", "payer", "price", "cost", "how much", "fee"),
-        re.compile(r"\d+(?:[.,]\d+)? ?(?:€|euros?)|\bgratuit"),
-    ),
-    AnswerType(
-        "hours",
-        _words("horaire", "heure", "ouvert", "fermeture", "ferme-t", "opening", "hours", "what time"),
-        re.compile(r"\b\d{1,2} ?h(?:eures?)? ?\d{0,2}\b|\b\d{1,2}:\d{2}\b"),
-    ),
-    AnswerType(
-        "distance",
-        _words("distance", "loin", "how far", "kilometre", "longueur", "length", "how long is"),
-        re.compile(r"\d+(?:[.,]\d+)? ?(?:km|kilometres?|metres?|m)\b"),
-    ),
-    AnswerType(
-        "duration",
-        _words("duree", "combien de temps", "temps de visite", "how long does", "how long will", "duration"),
-        re.compile(r"\b\d+(?:[.,]\d+)? ?(?:minutes?|min|heures?|hours?|h ?\d{2}|jours?|days?)\b"),
-    ),
-    AnswerType(
-        "phone",
-        _words("telephone", "phone number", "numero de tel", "appeler", r"call\b"),
-        re.compile(r"(?:\+33 ?|\b0)[1-9](?:[ .-]?\d{2}){4}\b"),
-    ),
-    AnswerType(
-        "age",
-        _words(r"age\b", "how old", "ans et plus", "years old"),
-        re.compile(r"\b(?:moins de |plus de )?\d{1,2} ?ans\b|\b\d{1,2} years?\b"),
-    ),
-    AnswerType(
-        "area",
-        _words("superficie", "surface", "taille", "area", "how big", "size"),
-        re.compile(r"\d+(?:[.,]\d+)? ?(?:hectares?|ha|m2|m²|km2|km²|metres carres)"),
-    ),
-)
+        AnswerType(
+            "count",
+            _words("nombre", "combien", "capacite", "places", "how many", "number of", "capacity"),
+            re.compile(rf"\b\d[\d  .]*\b|\b{_NUMBER_WORDS}\b"),
+        ),
+        AnswerType(
+            "price",
+            _words("tarif", "prix", "cout", "payant", "payer", "price", "cost", "how much", "fee"),
+            re.compile(r"\d+(?:[.,]\d+)? ?(?:€|euros?)|\bgratuit"),
+        ),
+        AnswerType(
+            "hours",
+            _words("horaire", "heure", "ouvert", "fermeture", "ferme-t", "opening", "hours", "what time"),
+            re.compile(r"\b\d{1,2} ?h(?:eures?)? ?\d{0,2}\b|\b\d{1,2}:\d{2}\b"),
+        ),
+        AnswerType(
+            "distance",
+            _words("distance", "loin", "how far", "kilometre", "longueur", "length", "how long is"),
+            re.compile(r"\d+(?:[.,]\d+)? ?(?:km|kilometres?|metres?|m)\b"),
+        ),
+        AnswerType(
+            "duration",
+            _words(
+                "duree", "combien de temps", "temps de visite", "how long does", "how long will", "duration"
+            ),
+            re.compile(r"\b\d+(?:[.,]\d+)? ?(?:minutes?|min|heures?|hours?|h ?\d{2}|jours?|days?)\b"),
+        ),
+        AnswerType(
+            "phone",
+            _words("telephone", "phone number", "numero de tel", "appeler", r"call\b"),
+            re.compile(r"(?:\+33 ?|\b0)[1-9](?:[ .-]?\d{2}){4}\b"),
+        ),
+        AnswerType(
+            "age",
+            _words(r"age\b", "how old", "ans et plus", "years old"),
+            re.compile(r"\b(?:moins de |plus de )?\d{1,2} ?ans\b|\b\d{1,2} years?\b"),
+        ),
+        AnswerType(
+            "area",
+            _words("superficie", "surface", "taille", "area", "how big", "size"),
+            re.compile(r"\d+(?:[.,]\d+)? ?(?:hectares?|ha|m2|m²|km2|km²|metres carres)"),
+        ),
+    )
 
 
 RERANKED = ("date", "count", "price", "hours", "distance", "area")  # the kinds retrieval was tuned with
@@ -97,7 +104,7 @@ def expected_types(query: str, names: tuple[str, ...] | None = None) -> list[Ans
     """The answer types ``query`` asks for (possibly none), among ``names`` if given."""
     folded = fold_accents(query)
     return [
-        kind for kind in ANSWER_TYPES if kind.cues.search(folded) and (names is None or kind.name in names)
+        kind for kind in answer_types() if kind.cues.search(folded) and (names is None or kind.name in names)
     ]
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import Stemmer
 from bm25s import stopwords as bm25s_stopwords
 
-from rag.cleaning import fold_accents
+from rag.lexicon.folding import fold_accents
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 STEMMER_LANGUAGES = {

@@ -47,12 +47,6 @@ def content_key(text: str) -> str:
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()
 
 
-def fold_accents(text: str) -> str:
-    """Lower-case and drop diacritics so that "château" and "chateau" compare equal."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
 # An ordering prefix of a file or heading name: "134- ", "7-", "2) ", "1. ", "02 " (zero-padded);
 # "14 juillet", "1789 Revolution" and "3.5 hectares" keep their numbers.
 _ORDERING_PREFIX = re.compile(r"^\s*(?:\d{1,4}\s*(?:[-–—)]|\.(?!\d))|0\d{0,3}(?=\s))\s*(?=\S)")

@@ -118,6 +118,11 @@ def _filters(args: argparse.Namespace) -> Any:
     )
 
 
+def _hits_json(hits: list[Any]) -> list[dict[str, Any]]:
+    """Search results as ``--json`` prints them: every field, scores rounded."""
+    return [hit.rounded().model_dump(exclude={"number"}) for hit in hits]
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     from rag.retriever import QueryError
 
@@ -136,11 +141,11 @@ def cmd_search(args: argparse.Namespace) -> int:
             if not query:
                 continue
             hits = retriever.search(query, k=args.k, filters=filters)
-            print(json.dumps({"query": query, "hits": [h.to_dict() for h in hits]}, ensure_ascii=False))
+            print(json.dumps({"query": query, "hits": _hits_json(hits)}, ensure_ascii=False))
         return 0
     hits = retriever.search(args.question, k=args.k, filters=filters)
     if args.json:
-        print(json.dumps({"query": args.question, "hits": [h.to_dict() for h in hits]}, ensure_ascii=False))
+        print(json.dumps({"query": args.question, "hits": _hits_json(hits)}, ensure_ascii=False))
         return 0
     for rank, hit in enumerate(hits, 1):
         where = " > ".join(p for p in (hit.title, hit.headings) if p)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag.documents import SearchHit
+from rag.passage import Passage
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Neighbour:
     text: str
 
 
-Neighbours = Callable[[SearchHit], tuple[Neighbour | None, Neighbour | None]]
+Neighbours = Callable[[Passage], tuple[Neighbour | None, Neighbour | None]]
 
 
 def join_overlapping(first: str, second: str, max_overlap: int = 400) -> str:
@@ -37,10 +37,10 @@ def join_overlapping(first: str, second: str, max_overlap: int = 400) -> str:
     return f"{first}\n{second}"
 
 
-def widen(ranked: Sequence[SearchHit], k: int, budget: int, neighbours: Neighbours) -> list[SearchHit]:
+def widen(ranked: Sequence[Passage], k: int, budget: int, neighbours: Neighbours) -> list[Passage]:
     """The first ``k`` passages from ``ranked``, each widened up to ``budget`` characters."""
     shown: set[str] = set()
-    passages: list[SearchHit] = []
+    passages: list[Passage] = []
     for hit in ranked:
         if len(passages) == k:
             break

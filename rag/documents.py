@@ -66,36 +66,3 @@ class Chunk:
             "language": self.language,
             "position": self.position,
         }
-
-
-@dataclass
-class SearchHit:
-    """One retrieved chunk with the score of every stage that ranked it."""
-
-    chunk_id: str
-    text: str
-    title: str
-    source: str
-    sources: list[str]
-    category: str
-    language: str
-    headings: str = ""
-    score: float = 0.0
-    scores: dict[str, float] = field(default_factory=dict)
-    collection: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready view used by the CLI and the agent tools."""
-        return {
-            "chunk_id": self.chunk_id,
-            "text": self.text,
-            "title": self.title,
-            "headings": self.headings,
-            "source": self.source,
-            "sources": self.sources,
-            "category": self.category,
-            "language": self.language,
-            "score": round(self.score, 6),
-            "scores": {name: round(value, 6) for name, value in self.scores.items()},
-            "collection": self.collection,
-        }

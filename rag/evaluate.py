@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rag.documents import SearchHit
+from rag.passage import Passage
 
 _SPACES = re.compile(r"\s+")
-Search = Callable[[str, int], list[SearchHit]]
+Search = Callable[[str, int], list[Passage]]
 
 
 def normalise(text: str) -> str:
@@ -50,7 +50,7 @@ class QuestionResult:
     queries: list[str] = field(default_factory=list)
 
 
-def pool(results: list[list[SearchHit]]) -> list[SearchHit]:
+def pool(results: list[list[Passage]]) -> list[Passage]:
     """Interleave several ranked lists by rank, keeping each chunk once."""
     pooled, seen = [], set()
     for rank in range(max((len(r) for r in results), default=0)):

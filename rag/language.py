@@ -6,10 +6,11 @@ from collections import Counter
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
+
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
 
-SUPPORTED_LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
 MIN_SHARE = 0.1
 
 

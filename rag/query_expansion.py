@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from rag.cleaning import fold_accents
 from rag.config import PROJECT_ROOT
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.languages import UNSPACED_LANGUAGES
 
 DEFAULT_GLOSSARY = PROJECT_ROOT / "data" / "glossary" / "visitor_terms.json"
-_UNSEGMENTED = {"ja", "zh"}
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Glossary:
             matchers: list[tuple[re.Pattern[str] | str, Concept]] = []
             for concept in self.concepts:
                 for term in concept.terms.get(language, ()):
-                    if language in _UNSEGMENTED:
+                    if language in UNSPACED_LANGUAGES:
                         matchers.append((term, concept))
                     else:
                         matchers.append((re.compile(rf"(?<!\w){re.escape(term)}(?!\w)"), concept))

@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 
 from rag.answer_types import RERANKED, expected_types, type_match
-from rag.documents import SearchHit
+from rag.passage import Passage
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-Coverage = Callable[[list[SearchHit]], list[float]]
+Coverage = Callable[[list[Passage]], list[float]]
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -30,7 +30,7 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b)
 
 
-def dense_closeness(pool: list[SearchHit]) -> list[float]:
+def dense_closeness(pool: list[Passage]) -> list[float]:
     """Each hit's dense cosine rescaled to 0-1 within the pool (1 = the closest hit).
 
     A hit that only BM25 found was not among the dense candidates, so it is no closer than the
@@ -68,8 +68,8 @@ class Reranker:
         self.duplicate_threshold = duplicate_threshold
 
     def rerank(
-        self, hits: list[SearchHit], coverage: Coverage, query: str = "", language: str = ""
-    ) -> list[SearchHit]:
+        self, hits: list[Passage], coverage: Coverage, query: str = "", language: str = ""
+    ) -> list[Passage]:
         """The best hits, best first, near-duplicates removed (fused order when disabled).
 
         ``query`` is the lexical query (for answer types); a hit written in ``language``, the
@@ -94,8 +94,8 @@ class Reranker:
         pool.sort(key=lambda hit: -hit.score)
         return self._distinct(pool)
 
-    def _distinct(self, ranked: list[SearchHit]) -> list[SearchHit]:
-        kept: list[SearchHit] = []
+    def _distinct(self, ranked: list[Passage]) -> list[Passage]:
+        kept: list[Passage] = []
         kept_words: list[frozenset[str]] = []
         for hit in ranked:
             words = word_set(hit.text)

@@ -11,12 +11,12 @@ import numpy as np
 
 from rag.config import RagSettings
 from rag.context import Neighbour, widen
-from rag.documents import SearchHit
 from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.filters import SearchFilters
 from rag.fusion import reciprocal_rank_fusion
 from rag.indexer import location_of
 from rag.language import detect_language
+from rag.passage import Passage
 from rag.query_expansion import expand_query, load_glossary
 from rag.rerank import Reranker
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
@@ -46,7 +46,7 @@ class CollectionSearcher:
             for i, meta in enumerate(self.snapshot.metadatas)
         }
 
-    def neighbours(self, hit: SearchHit) -> tuple[Neighbour | None, Neighbour | None]:
+    def neighbours(self, hit: Passage) -> tuple[Neighbour | None, Neighbour | None]:
         """The chunks just before and just after ``hit`` in its document."""
         meta = self.snapshot.metadatas[self.position[hit.chunk_id]]
         place = (str(meta.get("source")), int(meta.get("position", -1)))
@@ -77,11 +77,11 @@ class CollectionSearcher:
         # Between a re-index and the next refresh, Chroma may hold ids the snapshot lacks.
         return [(chunk_id, score) for chunk_id, score in found if chunk_id in self.position]
 
-    def hit(self, chunk_id: str) -> SearchHit:
+    def hit(self, chunk_id: str) -> Passage:
         """A result for ``chunk_id`` with the text and metadata of the snapshot."""
         i = self.position[chunk_id]
         meta = self.snapshot.metadatas[i]
-        return SearchHit(
+        return Passage(
             chunk_id=chunk_id,
             text=self.snapshot.texts[i],
             title=str(meta.get("title", "")),
@@ -156,7 +156,7 @@ class HybridRetriever:
                     seen.append(language)
         return seen
 
-    def search(self, query: str, k: int = 5, filters: SearchFilters | None = None) -> list[SearchHit]:
+    def search(self, query: str, k: int = 5, filters: SearchFilters | None = None) -> list[Passage]:
         """The ``k`` best passages for ``query`` across every collection."""
         query = " ".join(query.split())
         if not query:
@@ -188,7 +188,7 @@ class HybridRetriever:
 
     def _fused(
         self, lexical: dict[str, str], vector: np.ndarray, filters: SearchFilters, n: int
-    ) -> list[SearchHit]:
+    ) -> list[Passage]:
         """BM25 and dense rankings of every collection, fused by reciprocal rank."""
         rankings: dict[str, list[str]] = {}
         weights: dict[str, float] = {}
@@ -215,10 +215,10 @@ class HybridRetriever:
             hits.append(hit)
         return hits
 
-    def _neighbours(self, hit: SearchHit) -> tuple[Neighbour | None, Neighbour | None]:
+    def _neighbours(self, hit: Passage) -> tuple[Neighbour | None, Neighbour | None]:
         return next(s for s in self.collections if s.name == hit.collection).neighbours(hit)
 
-    def _coverage(self, lexical: dict[str, str], hits: list[SearchHit]) -> list[float]:
+    def _coverage(self, lexical: dict[str, str], hits: list[Passage]) -> list[float]:
         """Query-term coverage of each hit, computed by the BM25 index of its collection."""
         shares = [0.0] * len(hits)
         for searcher in self.collections:

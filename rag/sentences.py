@@ -15,7 +15,9 @@ from collections.abc import Iterable
 
 from sentencex import segment
 
-from rag.cleaning import display_title, fold_accents
+from rag.cleaning import display_title
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.scripts import UNSPACED_CHARACTER
 
 MIN_WORDS = 6  # shorter sentences without a figure are headings or navigation ("Conseils de visite.")
 NAVIGATION = (
@@ -38,7 +40,6 @@ _NOISE = re.compile(  # references ("[34]" would read as a citation), emphasis, 
 )
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TRAILING_DEBRIS = re.compile(r"^(.*[.!?»)])\s+([^.!?]{1,30})$")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 
 def labelled_sentences(markdown: str, language: str) -> list[tuple[str, str]]:
@@ -108,5 +109,5 @@ def _tidy(sentence: str) -> str:
     text = re.sub(r"\s+", " ", re.sub(r"(?<=[.!?])\.+", "", sentence)).strip()
     if (match := _TRAILING_DEBRIS.match(text)) and len(match.group(2).split()) <= 3:
         text = match.group(1)
-    long_enough = len(_CJK.findall(text)) >= 8 or len(text.split()) >= MIN_WORDS
+    long_enough = len(UNSPACED_CHARACTER.findall(text)) >= 8 or len(text.split()) >= MIN_WORDS
     return text if (long_enough or re.search(r"\d", text)) and re.search(r"\w\w", text) else ""

@@ -13,8 +13,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
-from rag.cleaning import fold_accents
 from rag.config import RagSettings
+from rag.lexicon.folding import fold_accents
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = REPO_ROOT.parent / "shared"

@@ -18,9 +18,8 @@ from babel.dates import format_interval, get_day_names, get_month_names
 
 from agents.answer.stated_values import stated_values, written
 from agents.answer.visitor_terms import concept_name, visitor_term
-from agents.local_dates import locale_of
-from agents.tools.dates import VISITOR_LANGUAGES
-from rag.cleaning import fold_accents
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
 from rag.query_expansion import load_glossary
 
 _CLAUSE_END = re.compile(r"[.;:()\[\]|•,]")
@@ -127,20 +126,26 @@ def _between(folded: str, first: re.Match[str], second: re.Match[str]) -> str:
 
 def _calendar(folded: str, matches: list[re.Match[str]], language: str) -> list[tuple[int, int, str]]:
     """Months (a range "avril à juin" as one) and weekdays among ``matches``, in ``language``."""
-    locale = locale_of(language)
+    locale = supported_language(language)
     months, days = _calendar_names()
     found: list[tuple[int, int, str]] = []
     index = 0
     while index < len(matches):
         match = matches[index]
         name = _singular(match.group(), months, days)
+        following = matches[index + 1] if index + 1 < len(matches) else None
+        other = _singular(following.group(), months, days) if following else ""
+        ranged = following is not None and bool(_RANGE.fullmatch(_between(folded, match, following)))
         if name in days:
-            found.append((*match.span(), get_day_names("wide", locale=locale)[days[name]]))
+            names = get_day_names("wide", locale=locale)
+            if ranged and following and other in days:  # "du mardi au dimanche"
+                found.append((match.start(), following.end(), f"{names[days[name]]}–{names[days[other]]}"))
+                index += 2
+                continue
+            found.append((*match.span(), names[days[name]]))
         else:
             first = dt.date(2000, months[name], 1)
-            following = matches[index + 1] if index + 1 < len(matches) else None
-            other = _singular(following.group(), months, days) if following else ""
-            if following and other in months and _RANGE.fullmatch(_between(folded, match, following)):
+            if ranged and following and other in months:
                 last = dt.date(2000, months[other], 1)
                 found.append(
                     (match.start(), following.end(), format_interval(first, last, "MMMM", locale=locale))
@@ -162,7 +167,7 @@ def _calendar_names() -> tuple[dict[str, int], dict[str, int]]:
     """Folded wide month and weekday names of the nine languages (Babel)."""
     months: dict[str, int] = {}
     days: dict[str, int] = {}
-    for language in VISITOR_LANGUAGES:
+    for language in SUPPORTED_LANGUAGES:
         for number, name in get_month_names("wide", locale=language).items():
             if not re.search(r"\d", name):
                 months.setdefault(fold_accents(name), number)

@@ -23,9 +23,8 @@ from babel.numbers import format_currency, format_decimal, get_decimal_symbol, g
 from babel.units import format_unit
 
 from agents.answer.visitor_terms import concepts_named, visitor_term
-from agents.local_dates import locale_of
-from agents.tools.dates import VISITOR_LANGUAGES
-from rag.cleaning import fold_accents
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
 
 KINDS = ("price", "hours", "date", "duration", "phone", "distance", "age", "area", "count")
 _SPACES = " \u00a0\u202f\u2009"
@@ -68,7 +67,7 @@ def _fold(text: str) -> str:
 def _number(language: str) -> str:
     """A number as ``language`` writes it: digit groups split by a space or the locale's group
     symbol ("1 670", "1,670", "1.670"), then the locale's decimal part."""
-    locale = locale_of(language)
+    locale = supported_language(language)
     group, decimal = get_group_symbol(locale), get_decimal_symbol(locale)
     separators = re.escape(_SPACES + (group if group != decimal else ""))
     return rf"(?<![\d.,])(?:\d{{1,3}}(?:[{separators}]\d{{3}})+|\d+)(?:{re.escape(decimal)}\d+)?(?![\d])"
@@ -76,7 +75,7 @@ def _number(language: str) -> str:
 
 def parse_number(text: str, language: str) -> float | None:
     """The number ``text`` writes in ``language``'s conventions, or None."""
-    locale = locale_of(language)
+    locale = supported_language(language)
     group, decimal = get_group_symbol(locale), get_decimal_symbol(locale)
     plain = re.sub(f"[{re.escape(_SPACES)}]", "", text).replace(group if group != decimal else "", "")
     try:
@@ -91,7 +90,7 @@ def _unit_words() -> dict[str, tuple[str, ...]]:
     words: dict[str, set[str]] = {}
     for unit in (u for units in _UNITS.values() for u in units):
         found = words.setdefault(unit, set(_SOURCE_UNITS.get(unit, ())))
-        for language in VISITOR_LANGUAGES:
+        for language in SUPPORTED_LANGUAGES:
             for length in ("long", "short", "narrow"):
                 for count in (1, 2, 5):
                     written = _fold(format_unit(count, unit, length=length, locale=language))
@@ -105,7 +104,7 @@ def _unit_words() -> dict[str, tuple[str, ...]]:
 def _months() -> dict[str, int]:
     """Folded month names and abbreviations of the nine languages (Babel): "mars" -> 3."""
     names: dict[str, int] = {}
-    for language in VISITOR_LANGUAGES:
+    for language in SUPPORTED_LANGUAGES:
         for width in ("wide", "abbreviated"):
             for context in ("format", "stand-alone"):
                 for number, name in get_month_names(width, context, locale=language).items():
@@ -248,7 +247,7 @@ def _joins(between: str) -> bool:
 def written(value: StatedValue, language: str) -> str:
     """``value`` as the visitor's language writes it (Babel): "21 €" -> "€21", "9h à 18h30" ->
     "09:00 – 18:30", "1 670 mètres" -> "1,670 m", "8 mars 1876" -> "March 8, 1876"."""
-    locale = locale_of(language)
+    locale = supported_language(language)
     key = value.key
     if value.kind == "price":
         return _free(locale) if key[0] == 0 else _euros(float(key[0] or 0), locale)

@@ -8,9 +8,10 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolCall
 
 from agents.brief import Brief, briefed_system
-from agents.deps import AgentDeps, trace_event
+from agents.deps import AgentDeps
 from agents.prompts import language_name, render
 from agents.state import AgentState
+from agents.trace import AgentStep, ToolCallRecord, elapsed_ms
 
 
 def capped_calls(calls: list[ToolCall], max_calls: int, searches_left: int) -> list[ToolCall]:
@@ -49,16 +50,11 @@ def make_agent(deps: AgentDeps) -> Any:
         if dropped and isinstance(reply, AIMessage):
             reply = reply.model_copy(update={"tool_calls": [c for c in calls if c not in dropped]})
             calls = reply.tool_calls
-        event = trace_event(
-            "agent",
-            started,
-            tool_calls=[{"tool": c["name"], "args": c["args"]} for c in calls],
-            **({"dropped_tool_calls": len(dropped)} if dropped else {}),
+        step = AgentStep(
+            ms=elapsed_ms(started),
+            tool_calls=[ToolCallRecord(tool=c["name"], args=c["args"]) for c in calls],
+            dropped_tool_calls=len(dropped) or None,
         )
-        return {
-            "messages": [reply],
-            "model_calls": state.get("model_calls", 0) + 1,
-            "trace": [*state.get("trace", []), event],
-        }
+        return {"messages": [reply], "model_calls": 1, "trace": [step]}
 
     return agent

@@ -10,12 +10,13 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, ValidationError
 
 from agents.brief import Brief, Node, briefed_system
-from agents.deps import AgentDeps, trace_event
+from agents.deps import AgentDeps
 from agents.evidence import rendered
 from agents.llm import ProviderError
 from agents.prompts import language_name, render
 from agents.schemas import Critique, GapAnalysis, tagged
 from agents.state import AgentState
+from agents.trace import CritiqueStep, GapStep, elapsed_ms
 from rag.errors import error_sentence
 
 Shape = TypeVar("Shape", bound=BaseModel)
@@ -71,14 +72,14 @@ def make_gap_analysis(deps: AgentDeps) -> Any:
         started = time.perf_counter()
         messages = [_system(system, "gap_analysis", state, deps.kb_language), _context(state)]
         analysis, calls = structured_reply(model, messages, GapAnalysis, "gap analysis")
-        event = trace_event(
-            "gap_analysis", started, missing=analysis.missing, follow_up_queries=analysis.follow_up_queries
+        step = GapStep(
+            ms=elapsed_ms(started), missing=analysis.missing, follow_up_queries=analysis.follow_up_queries
         )
         return {
             "gaps": analysis.missing,
             "follow_ups": analysis.follow_up_queries,
-            "model_calls": state.get("model_calls", 0) + calls,
-            "trace": [*state.get("trace", []), event],
+            "model_calls": calls,
+            "trace": [step],
         }
 
     return gap_analysis
@@ -91,7 +92,7 @@ def make_self_critique(deps: AgentDeps) -> Any:
 
     def self_critique(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        calls = state.get("model_calls", 0)
+        calls = 0
         if not state.get("gaps"):
             verdict = Critique(sufficient=True, reason="The gap analysis found no missing aspect.")
         else:
@@ -99,11 +100,7 @@ def make_self_critique(deps: AgentDeps) -> Any:
             messages = [_system(system, "self_critique", state, deps.kb_language), _context(state, missing)]
             verdict, used = structured_reply(model, messages, Critique, "self-critique")
             calls += used
-        event = trace_event("self_critique", started, sufficient=verdict.sufficient, reason=verdict.reason)
-        return {
-            "critiques": [*state.get("critiques", []), verdict.model_dump()],
-            "model_calls": calls,
-            "trace": [*state.get("trace", []), event],
-        }
+        step = CritiqueStep(ms=elapsed_ms(started), sufficient=verdict.sufficient, reason=verdict.reason)
+        return {"critiques": [verdict], "model_calls": calls, "trace": [step]}
 
     return self_critique

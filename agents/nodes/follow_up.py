@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.deps import AgentDeps, Embed, trace_event
-from agents.evidence import merge_evidence
+from agents.deps import AgentDeps, Embed
 from agents.state import AgentState
+from agents.trace import FollowUpStep, elapsed_ms
 
 
 def new_queries(proposed: Sequence[str], done: Sequence[str], embed: Embed, threshold: float) -> list[str]:
@@ -37,31 +37,30 @@ def make_follow_up(deps: AgentDeps) -> Any:
 
     def follow_up(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        fresh = new_queries(
-            state.get("follow_ups", []), state.get("queries", []), deps.embed, deps.duplicate_query_threshold
-        )
-        queries = fresh[: max(deps.max_searches - len(state.get("queries", [])), 0)]  # the turn's cap
-        evidence, done = list(state.get("evidence", [])), list(state.get("queries", []))
-        for query in queries:
-            result = deps.search(query)
-            done.append(query)
-            evidence = merge_evidence(evidence, result.hits)
-        remaining = list(fresh)
-        dropped = []
+        done = state.get("queries", [])
+        fresh = new_queries(state.get("follow_ups", []), done, deps.embed, deps.duplicate_query_threshold)
+        queries = fresh[: max(deps.max_searches - len(done), 0)]  # the turn's cap
+        searches = [deps.search(query) for query in queries]
+        remaining, dropped = list(fresh), []
         for proposal in state.get("follow_ups", []):
-            if " ".join(proposal.split()) in remaining:
-                remaining.remove(" ".join(proposal.split()))
+            if (normalised := " ".join(proposal.split())) in remaining:
+                remaining.remove(normalised)
             else:
                 dropped.append(proposal)
-        event = trace_event("follow_up", started, queries=queries, dropped_as_duplicates=dropped)
-        if over := fresh[len(queries) :]:
-            event["dropped_over_the_search_cap"] = over
+        step = FollowUpStep(
+            ms=elapsed_ms(started),
+            queries=queries,
+            dropped_as_duplicates=dropped,
+            dropped_over_the_search_cap=fresh[len(queries) :] or None,
+            searches=searches,
+        )
         return {
-            "queries": done,
-            "evidence": evidence,
+            "queries": queries,
+            "evidence": [passage for search in searches for passage in search.hits],
             "follow_ups": [],
-            "round": state.get("round", 0) + 1,
-            "trace": [*state.get("trace", []), event],
+            "round": 1,
+            "round_queries": queries,
+            "trace": [step],
         }
 
     return follow_up

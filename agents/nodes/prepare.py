@@ -7,9 +7,9 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
-from agents.deps import trace_event
 from agents.language import reply_language
-from agents.state import TURN_DEFAULTS, AgentState
+from agents.state import AgentState, turn_start
+from agents.trace import PrepareStep, elapsed_ms
 
 FOLLOW_UP_MAX_WORDS = 6
 
@@ -23,9 +23,5 @@ def prepare(state: AgentState) -> dict[str, Any]:
     question = message
     if len(humans) > 1 and len(message.split()) <= FOLLOW_UP_MAX_WORDS:
         question = f"{humans[-2].text} {message}"
-    return {
-        **TURN_DEFAULTS,
-        "question": question,
-        "language": language,
-        "trace": [trace_event("prepare", started, language=language, question=question)],
-    }
+    step = PrepareStep(ms=elapsed_ms(started), language=language, question=question)
+    return {**turn_start(step), "question": question, "language": language}

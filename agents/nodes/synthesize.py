@@ -1,61 +1,101 @@
-"""The answer: in the visitor's language, citations checked against the evidence."""
+"""The answer: in the visitor's language, citations and stated values checked against the evidence."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langgraph.constants import TAG_NOSTREAM
 
+from agents.answer.citations import CITATION_GROUP
+from agents.answer.compose import compose_answer
+from agents.answer.model import AnswerKind
+from agents.answer.value_check import ValueCheck
+from agents.answer.verify import checked_values, verify_values
 from agents.brief import Brief, briefed_system
-from agents.citations import check_citations
-from agents.deps import AgentDeps, trace_event
+from agents.deps import AgentDeps
 from agents.evidence import rendered
+from agents.offline.phrases import phrases, replies
 from agents.prompts import language_name, render
 from agents.schemas import tagged
 from agents.state import AgentState
+from agents.trace import AnswerStep, elapsed_ms
+
+ANSWER_KIND_KEY = "answer_kind"  # a model may say which kind of answer it wrote (the offline one does)
 
 
 def _tool_results(state: AgentState) -> str:
-    results = [json.dumps(r, ensure_ascii=False) for r in state.get("tool_results", [])]
+    results = [json.dumps(r.for_model(), ensure_ascii=False) for r in state.get("tool_results", [])]
     return tagged("tool_results", "\n".join(results)) if results else ""
 
 
-def finish(state: AgentState, text: str, started: float, node: str, calls: int) -> dict[str, Any]:
-    """Check citations, list the cited sources and decide whether the agent abstained."""
-    evidence = {entry["number"]: entry for entry in state.get("evidence", [])}
-    check = check_citations(text, evidence)
-    sources = [
-        {"number": n, "title": evidence[n]["title"], "url": evidence[n]["source"]} for n in check.cited
-    ]
-    searched = bool(state.get("queries"))
-    abstained = searched and not check.cited and not state.get("tool_results")
-    event = trace_event(
-        node, started, cited=check.cited, removed_citations=check.removed, abstained=abstained
+def _kind(state: AgentState, cited: bool, said: object) -> AnswerKind:
+    """What the model said, else: not found when the knowledge base was searched and nothing was
+    cited (no tool answered either); partial when the last critique still found parts missing."""
+    if said in ("answered", "partial", "not_found"):
+        return said
+    if state.get("queries") and not cited and not state.get("tool_results"):
+        return "not_found"
+    critiques = state.get("critiques", [])
+    return "partial" if state.get("gaps") and critiques and not critiques[-1].sufficient else "answered"
+
+
+def finish(
+    state: AgentState, check: ValueCheck, streamed: str, started: float, node: str, said: object = None
+) -> dict[str, Any]:
+    """The typed answer: values checked, citations checked and numbered per source."""
+    evidence = state.get("evidence", [])
+    composed = compose_answer(check.text, evidence, streamed=streamed)
+    kind = _kind(state, bool(composed.cited), said)
+    reply = composed.answer.model_copy(
+        update={"kind": kind, "values": checked_values(check), "removed_sentences": check.removed}
     )
-    return {
-        "messages": [AIMessage(check.text)],
-        "answer": check.text,
-        "citations": check.cited,
-        "sources": sources,
-        "abstained": abstained,
-        "model_calls": calls,
-        "trace": [*state.get("trace", []), event],
-    }
+    step = AnswerStep(
+        node="synthesize" if node == "synthesize" else "direct_reply",
+        ms=elapsed_ms(started),
+        cited=composed.cited,
+        removed_citations=reply.removed_citations,
+        abstained=reply.abstained,
+        values=reply.values,
+        removed_sentences=check.removed,
+    )
+    return {"messages": [AIMessage(reply.text)], "reply": reply, "trace": [step]}
+
+
+def _has_words(text: str) -> bool:
+    return bool(re.search(r"\w", CITATION_GROUP.sub("", text)))
+
+
+def _not_in_knowledge_base(language: str) -> str:
+    """The plain sentence, in the visitor's language, that the knowledge base does not say."""
+    return replies(language)["abstain"].format(url=phrases()["official_website"])
+
+
+def _rewritten(
+    llm: BaseChatModel, messages: list[BaseMessage], draft: str, check: ValueCheck, language: str
+) -> str:
+    """The model's one rewrite of ``draft`` with the failing values named; not streamed to the visitor."""
+    request = render("rewrite_values", failures="\n".join(check.failures), language=language_name(language))
+    reply = llm.invoke([*messages, AIMessage(draft), HumanMessage(request)], config={"tags": [TAG_NOSTREAM]})
+    return reply.text
 
 
 def make_synthesize(deps: AgentDeps) -> Any:
-    """Node factory: one model call writing the cited answer."""
+    """Node factory: one model call writing the cited answer (two when its values fail the check)."""
 
     def synthesize(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        system = render("synthesize", language=language_name(state.get("language", "")))
+        language = state.get("language", "")
+        system = render("synthesize", language=language_name(language))
         context = "\n".join(
             part
             for part in (
                 tagged("question", state.get("question", "")),
-                tagged("language", state.get("language", "")),
+                tagged("language", language),
                 rendered(state.get("evidence", [])) if state.get("evidence") else "",
                 _tool_results(state),
             )
@@ -64,13 +104,22 @@ def make_synthesize(deps: AgentDeps) -> Any:
         brief = Brief(
             node="synthesize",
             question=state.get("question", ""),
-            language=state.get("language", ""),
+            language=language,
             kb_language=deps.kb_language,
             evidence=state.get("evidence", []),
             tool_results=state.get("tool_results", []),
         )
-        reply = deps.llm.invoke([briefed_system(system, brief), HumanMessage(context)])
-        return finish(state, reply.text, started, "synthesize", state.get("model_calls", 0) + 1)
+        messages: list[BaseMessage] = [briefed_system(system, brief), HumanMessage(context)]
+        reply = deps.llm.invoke(messages)
+        evidence, tools = state.get("evidence", []), state.get("tool_results", [])
+        check, calls = verify_values(reply.text, evidence, tools, language), 1
+        if check.failures and deps.rewrite_unverified:
+            rewrite = _rewritten(deps.llm, messages, reply.text, check, language)
+            check, calls = verify_values(rewrite, evidence, tools, language), 2
+        said = reply.response_metadata.get(ANSWER_KIND_KEY)
+        if reply.text.strip() and not _has_words(check.text):  # every sentence failed the check
+            check, said = check.model_copy(update={"text": _not_in_knowledge_base(language)}), "not_found"
+        return {**finish(state, check, reply.text, started, "synthesize", said), "model_calls": calls}
 
     return synthesize
 
@@ -78,7 +127,8 @@ def make_synthesize(deps: AgentDeps) -> Any:
 def direct_reply(state: AgentState) -> dict[str, Any]:
     """The agent answered without tools (a greeting, small talk): that reply is the answer."""
     started = time.perf_counter()
-    last = state["messages"][-1]
-    result = finish(state, last.text, started, "direct_reply", state.get("model_calls", 0))
+    text = state["messages"][-1].text
+    check = verify_values(text, [], [], state.get("language", ""))
+    result = finish(state, check, text, started, "direct_reply")
     result.pop("messages")  # the reply is already in the conversation
     return result

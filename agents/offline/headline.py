@@ -16,6 +16,7 @@ No headline is better than a wrong one: the quotes below it still show the evide
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -49,22 +50,24 @@ def headline(
     part: reader.PartReading, question: str, pool: Sequence[reader.Candidate], language: str
 ) -> Headline | None:
     """The headline of ``part`` (of ``question``) from its best sentences, or None."""
-    named = concepts_in(part.part, [language, "en"])
+    languages = [language, "en"]
+    named = _named(part.part, languages)
     kinds = asked_kinds(part, named)
-    needs = _needs(named) or (
-        _needs(concepts_in(question, [language, "en"])) if part.part != question else []
-    )
+    if not (needs := _needs(concepts_in(part.part, languages))) and part.part != question:
+        needs, named = _needs(concepts_in(question, languages)), [*named, *_named(question, languages)]
+    asked = {id(c) for c in named}  # a term two concepts share may ask either ("パスポート")
     words = reader.concepts_and_words(part.part, language)[1]
     asked_months = months_covered(part.part)
     for candidate in part.best():
         for kind in kinds:
             if values := _stated(kind, candidate):
+                kept = answering(needs, asked, kind, values, candidate, pool)
                 if (
-                    about(needs, kind, values, candidate, pool)
+                    kept
                     and _most_on_topic(words, kind, candidate, pool)
                     and not _other_months(asked_months, candidate)
                 ):
-                    return Headline(kind, _shown(kind, values, candidate, language), candidate.number)
+                    return Headline(kind, _shown(kind, kept, candidate, language), candidate.number)
                 break
     return None
 
@@ -73,12 +76,16 @@ def _stated(kind: str, candidate: reader.Candidate) -> list[StatedValue]:
     """The values of ``kind`` the sentence states; for "closed", the clause naming closing days."""
     if kind != "closed":
         return stated_values(kind, candidate.text, candidate.language)[:MAX_VALUES]
-    starts = [s for c, s, _ in _find(candidate.text, candidate.language) if concept_name(c) == "closed"]
-    if not starts:
-        return []
-    _, end = clause(candidate.text, starts[0], starts[0], [])  # "fermé le lundi et le 1er mai"
-    days = calendar_words(candidate.text[starts[0] : end], "en", candidate.language)
-    return [StatedValue("closed", starts[0], end, (), candidate.text[starts[0] : end])] if days else []
+    for concept, start, _ in _find(candidate.text, candidate.language):
+        _, end = clause(candidate.text, start, start, [])  # "fermé le lundi et le 1er mai": one clause
+        said = candidate.text[start:end]
+        # "ferme à 18 h 30" is a closing time, "fermé le lundi" a closing day
+        closing_days = not stated_values("hours", said, candidate.language) and calendar_words(
+            said, "en", candidate.language
+        )
+        if concept_name(concept) == "closed" and closing_days:
+            return [StatedValue("closed", start, end, (), said)]
+    return []
 
 
 def _shown(
@@ -106,6 +113,12 @@ def asked_kinds(part: reader.PartReading, named: Sequence[Concept]) -> list[str]
     return [k for k in HEADLINE_KINDS if k in kinds and (k not in asked_by or names & set(asked_by[k]))]
 
 
+def _named(text: str, languages: Sequence[str]) -> list[Concept]:
+    """Every glossary concept ``text`` names."""
+    glossary = load_glossary()
+    return [concept for concept, _, _ in glossary.find(text, languages)] if glossary else []
+
+
 def concepts_in(text: str, languages: Sequence[str]) -> list[Concept]:
     """The glossary concepts ``text`` names, a term two concepts share ("restauration") left out."""
     glossary = load_glossary()
@@ -114,35 +127,45 @@ def concepts_in(text: str, languages: Sequence[str]) -> list[Concept]:
     return [concept for concept, start, end in found if spans.count((start, end)) == 1]
 
 
-def about(
-    needs: Sequence[Concept], kind: str, values: Sequence[StatedValue], candidate: reader.Candidate,
-    pool: Sequence[reader.Candidate],
-) -> bool:  # fmt: skip
-    """Whether ``candidate`` meets every concept the part names and its values are about no place,
-    offer or group of visitors the part does not name."""
+def answering(
+    needs: Sequence[Concept], asked: set[int], kind: str, values: Sequence[StatedValue],
+    candidate: reader.Candidate, pool: Sequence[reader.Candidate],
+) -> list[StatedValue]:  # fmt: skip
+    """The values of ``candidate`` that answer the part: the sentence (with its label, headings and
+    the sentence before it) meets every concept the part names, and a value's clause is about no
+    place, offer or group of visitors the part does not name (for a date, it names the event)."""
     before = leader(candidate, pool)
     around = candidate.stems | candidate.context | (before.stems if before else frozenset())
-    held = " ".join(_clauses(values, candidate))
-    events = [c for c in needs if concept_name(c) not in _subject_names()]
-    if not all(reader.met(n, around) for n in reader.needs_of(needs, [], candidate.language)) or (
-        kind == "date"
-        and not all(
-            reader.met(n, reader.stems(held, candidate.language))
-            for n in reader.needs_of(events, [], candidate.language)
-        )
-    ):
-        return False
-    own = _subjects(f"{candidate.label} {candidate.heading} {held}", candidate.language)
-    if before and not _subjects(held, candidate.language):
-        own += _subjects(before.text, candidate.language)  # "Le billet Château... Il est vendu 21€"
-    asked = {id(c) for c in needs}
-    return all(id(concept) in asked for concept in own)
+    if not all(reader.met(n, around) for n in reader.needs_of(needs, [], candidate.language)):
+        return []
+    events = reader.needs_of(
+        [c for c in needs if concept_name(c) not in _subject_names()], [], candidate.language
+    )
+    clauses = _clauses(values, candidate)
+    frame = _subjects(f"{candidate.label} {candidate.heading}", candidate.language)
+    if before and not any(_subjects(text, candidate.language) for text in clauses):
+        frame += _subjects(before.text, candidate.language)  # "Le billet Château... Il est vendu 21€"
+    return [
+        value
+        for value, text in zip(values, clauses, strict=True)
+        if all(id(c) in asked for c in [*frame, *_subjects(text, candidate.language)])
+        and (kind != "date" or all(reader.met(n, reader.stems(text, candidate.language)) for n in events))
+    ]
 
 
 def _clauses(values: Sequence[StatedValue], candidate: reader.Candidate) -> list[str]:
-    connectors = phrases()["connectors"].get(candidate.language, [])
-    spans = [clause(candidate.text, v.start, v.end, connectors) for v in values]
-    return [candidate.text[a:b] for a, b in dict.fromkeys(spans)]
+    """Each value's clause (up to the punctuation or "and"-word around it); values joined by a
+    connector or a range word alone ("entre 1762 et 1768", "de 9h à 18h") share one."""
+    text, connectors = candidate.text, phrases()["connectors"].get(candidate.language, [])
+    joining = "|".join(re.escape(w) for w in [*connectors, "à", "au", "to", "-", "–"])
+    groups: list[list[StatedValue]] = []
+    for value in values:
+        if groups and re.fullmatch(rf"\s*(?:{joining})?\s*", text[groups[-1][-1].end : value.start], re.I):
+            groups[-1].append(value)
+        else:
+            groups.append([value])
+    spans = [clause(text, group[0].start, group[-1].end, connectors) for group in groups]
+    return [text[a:b] for group, (a, b) in zip(groups, spans, strict=True) for _ in group]
 
 
 def _most_on_topic(

@@ -8,27 +8,14 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from rag.cleaning import fold_accents
 from rag.config import PROJECT_ROOT
+from rag.lexicon.dates import weekday_names
+from rag.lexicon.folding import fold, folded_positions
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.scripts import UNSPACED_CHARACTER
+from rag.lexicon.transport import kind_words
 
 PHRASES_FILE = PROJECT_ROOT / "data" / "offline" / "phrases.toml"
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
-_QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
-
-
-def fold(text: str) -> str:
-    """Lower case, no accents, straight apostrophes: how cues and texts are compared."""
-    return fold_accents(text.translate(_QUOTES))
-
-
-def folded_positions(text: str) -> tuple[str, list[int]]:
-    """The folded text and, for each of its characters, the position in ``text`` it comes from."""
-    pieces, starts = [], []
-    for position, char in enumerate(text.translate(_QUOTES)):
-        folded = fold_accents(char)
-        pieces.append(folded)
-        starts.extend([position] * len(folded))
-    return "".join(pieces), starts
 
 
 class Cues:
@@ -38,8 +25,8 @@ class Cues:
     def __init__(self, terms: Iterable[str]) -> None:
         parts = []
         for term in sorted({fold(t) for t in terms}, key=len, reverse=True):
-            before = r"(?<!\w)" if re.match(r"\w", term) and not CJK.match(term) else ""
-            after = r"(?!\w)" if re.search(r"\w$", term) and not CJK.search(term[-1]) else ""
+            before = r"(?<!\w)" if re.match(r"\w", term) and not UNSPACED_CHARACTER.match(term) else ""
+            after = r"(?!\w)" if re.search(r"\w$", term) and not UNSPACED_CHARACTER.search(term[-1]) else ""
             parts.append(before + re.escape(term) + after)
         self.pattern = re.compile("|".join(parts) or r"(?!)")
 
@@ -64,12 +51,16 @@ def replies(language: str) -> dict[str, str]:
 
 @lru_cache(maxsize=64)
 def cues(name: str) -> Cues:
-    """A cue list of ``[cues]``, a transport mode (``mode:train``) or every mode (``mode``)."""
+    """A cue list of ``[cues]``, a kind of transport (``mode:train``) or every kind (``mode``)."""
     data = phrases()
     if name == "mode":
-        return Cues(word for words in data["travel_modes"].values() for word in words)
+        return Cues(word for words in kind_words().values() for word in words)
     if name.startswith("mode:"):
-        return Cues(data["travel_modes"][name[5:]])
+        return Cues(kind_words()[name[5:]])
+    if name == "dates":  # the weekday names come from Babel
+        return Cues(
+            [*data["cues"]["dates"], *(day for code in SUPPORTED_LANGUAGES for day in weekday_names(code))]
+        )
     if name == "small_talk":
         return Cues(t for table in data["small_talk"].values() for terms in table.values() for t in terms)
     return Cues(data["cues"][name])

@@ -22,15 +22,17 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from agents.offline.phrases import CJK, fold, phrases, word_set
+from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types, type_match
 from rag.bm25 import tokenizer_for
 from rag.embeddings import PassageVectorCache
 from rag.language import detect_language
+from rag.lexicon.folding import fold
+from rag.lexicon.scripts import UNSPACED_CHARACTER
+from rag.passage import Passage
 from rag.query_expansion import Concept, load_glossary
 from rag.sentences import labelled_sentences
 
@@ -95,11 +97,11 @@ class PartReading:
 def content_words(text: str, language: str) -> list[str]:
     """Folded words of ``text`` naming a topic (no stop words, question words or common verbs)."""
     ignored = tokenizer_for(language).stopwords | word_set("question_words")
-    return [w for w in _WORD.findall(fold(text)) if w not in ignored and not CJK.search(w)]
+    return [w for w in _WORD.findall(fold(text)) if w not in ignored and not UNSPACED_CHARACTER.search(w)]
 
 
 def _has_topic(text: str, language: str) -> bool:
-    return len(CJK.findall(text)) >= 2 or bool(content_words(text, language))
+    return len(UNSPACED_CHARACTER.findall(text)) >= 2 or bool(content_words(text, language))
 
 
 def _asks(text: str) -> bool:
@@ -109,8 +111,8 @@ def _asks(text: str) -> bool:
 def question_parts(question: str, language: str) -> list[str]:
     """The parts of ``question`` (at most ``MAX_PARTS``), each readable on its own."""
     words = [*phrases()["connectors"].get(language, ()), *phrases()["connectors"]["en"]]
-    latin = "|".join(re.escape(w) for w in words if not CJK.search(w))
-    cjk = "|".join(re.escape(w) for w in words if CJK.search(w))
+    latin = "|".join(re.escape(w) for w in words if not UNSPACED_CHARACTER.search(w))
+    cjk = "|".join(re.escape(w) for w in words if UNSPACED_CHARACTER.search(w))
     connector = re.compile("|".join(filter(None, [latin and rf"(?<!\w)(?:{latin})(?!\w)", cjk])), re.I)
     pieces: list[str] = []
     for sentence in _BREAK.split(question):
@@ -127,7 +129,10 @@ def question_parts(question: str, language: str) -> list[str]:
     for piece in (p.strip(" ,.:¿¡、，\t") for p in pieces):
         if _has_topic(piece, language) or (parts and _asks(piece)):
             parts.append(piece)
-    lean = [i > 0 and not CJK.search(p) and len(content_words(p, language)) < 2 for i, p in enumerate(parts)]
+    lean = [
+        i > 0 and not UNSPACED_CHARACTER.search(p) and len(content_words(p, language)) < 2
+        for i, p in enumerate(parts)
+    ]
     return [f"{p} ({parts[0]})" if lean[i] else p for i, p in enumerate(parts[:MAX_PARTS])] or (
         [question.strip()] if question.strip() else []
     )
@@ -152,35 +157,27 @@ def part_kinds(parts: Sequence[str], language: str) -> list[list[AnswerType]]:
 # --- 2. candidates ----------------------------------------------------------------------------
 
 
-def candidates(evidence: Sequence[dict[str, Any]], kb_language: str) -> list[Candidate]:
+def candidates(evidence: Sequence[Passage], kb_language: str) -> list[Candidate]:
     """The quotable sentences of the evidence, in evidence order, each once, titles left out."""
-    top = max((float(e.get("score") or 0.0) for e in evidence), default=0.0) or 1.0
+    top = max((e.score for e in evidence), default=0.0) or 1.0
     found: list[Candidate] = []
     seen: set[str] = set()
     for entry in evidence:
-        language = detect_language(entry.get("text", ""), default=kb_language) or kb_language
+        language = detect_language(entry.text, default=kb_language) or kb_language
         stem = _stemmer(language)
-        heading = f"{entry.get('title', '')} {entry.get('headings', '')}".strip()
+        heading = f"{entry.title} {entry.headings}".strip()
         context = stem(heading)
-        titles = {_key(entry.get("title", "")), _key(entry.get("headings", ""))}
-        for label, text in labelled_sentences(entry.get("text", ""), language):
+        titles = {_key(entry.title), _key(entry.headings)}
+        for label, text in labelled_sentences(entry.text, language):
             key = _key(text)
             if key in titles or key == _key(label) or any(key in other for other in seen):
                 continue  # a title standing alone, or a repeat (maybe inside a longer quote)
             seen.add(key)
-            retrieval = max(float(entry.get("score") or 0.0), 0.0) / top
+            retrieval = max(entry.score, 0.0) / top
             stems = stem(f"{label} {text}")
             found.append(
                 Candidate(
-                    int(entry["number"]),
-                    text,
-                    label,
-                    language,
-                    stems,
-                    context,
-                    heading,
-                    retrieval,
-                    len(found),
+                    entry.number or 0, text, label, language, stems, context, heading, retrieval, len(found)
                 )
             )
     return found

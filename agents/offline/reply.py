@@ -29,7 +29,7 @@ class Reading:
     ) -> Reading:
         asked_in = reply_language(brief.question, brief.language)
         parts = reader.question_parts(brief.question, asked_in)
-        if summaries := [s for r in brief.tool_results if (s := str(r.get("summary", "")).strip())]:
+        if summaries := [s for r in brief.tool_results if (s := r.summary.strip())]:
             parts = [p for p in parts if router.names_visit_topic(p, asked_in)]  # the tools answer the rest
         pool = reader.candidates(brief.evidence, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []

@@ -19,10 +19,15 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCa
 
 from agents.brief import Brief
 from agents.language import reply_language
-from agents.offline.phrases import CJK, cues, fold, folded_positions, phrases, replies, word_set
+from agents.offline.phrases import cues, phrases, replies, word_set
 from agents.offline.reader import question_parts
 from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer
 from rag.config import PROJECT_ROOT
+from rag.lexicon.dates import month_names
+from rag.lexicon.folding import fold, folded_positions
+from rag.lexicon.languages import SUPPORTED_LANGUAGES, UNSPACED_LANGUAGES
+from rag.lexicon.scripts import HAN, KATAKANA, UNSPACED_CHARACTER
+from rag.lexicon.transport import kind_words
 from rag.query_expansion import load_glossary
 
 Call = tuple[str, dict[str, Any]]
@@ -46,7 +51,10 @@ def small_talk(text: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _month_date() -> re.Pattern[str]:
-    months = "|".join(re.escape(fold(m)) for m in phrases()["cues"]["months"])
+    names = (
+        name for code in SUPPORTED_LANGUAGES if code not in UNSPACED_LANGUAGES for name in month_names(code)
+    )
+    months = "|".join(re.escape(fold(name)) for name in dict.fromkeys(names))
     return re.compile(rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.)? (?:de )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b")
 
 
@@ -71,9 +79,7 @@ def travel_origin(part: str) -> str | None:
         return None
     words = phrases()["cues"]
     for marker in words["origin_before_marker"]:  # Japanese: "パリから"
-        if match := re.search(
-            r"[\u30a0-\u30ff\u4e00-\u9fff・A-Za-z0-9 ]+$", part[: max(part.find(marker), 0)]
-        ):
+        if match := re.search(rf"[{KATAKANA}{HAN}A-Za-z0-9 ]+$", part[: max(part.find(marker), 0)]):
             return match.group().strip() or None
     ends = "|".join(re.escape(word) for word in words["origin_end_zh"])
     for marker in words["origin_after_marker"]:  # Chinese: "从巴黎"
@@ -105,7 +111,7 @@ def _origin_phrase(text: str) -> str:
 
 def travel_mode(text: str) -> str | None:
     """The transport mode named in ``text`` (train, metro, bus, car, taxi, bike, walk), if any."""
-    return next((mode for mode in phrases()["travel_modes"] if cues(f"mode:{mode}").find(text)), None)
+    return next((kind for kind in kind_words() if cues(f"mode:{kind}").find(text)), None)
 
 
 @lru_cache(maxsize=1)
@@ -163,7 +169,9 @@ def inherited_calls(message: str, previous: Sequence[ToolCall], language: str) -
     """A short follow-up of a weather or travel turn ("and by car?", "and on Sunday?") that names no
     visit topic of its own: the previous call, changed by what the follow-up names."""
     short = (
-        len(CJK.findall(message)) < 16 if CJK.search(message) else len(message.split()) <= FOLLOW_UP_MAX_WORDS
+        len(UNSPACED_CHARACTER.findall(message)) < 16
+        if UNSPACED_CHARACTER.search(message)
+        else len(message.split()) <= FOLLOW_UP_MAX_WORDS
     )
     if not short or other_places(message) or names_visit_topic(message, reply_language(message, language)):
         return []

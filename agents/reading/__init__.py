@@ -1,1 +1,1 @@
-"""How a visitor turn is read: its topic, the slots each topic needs, and what it inherits from the previous turn."""
+"""How a visitor turn is read: its topics, the slots each needs, what it inherits from the last turn."""

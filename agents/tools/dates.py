@@ -26,7 +26,9 @@ from typing import Literal
 from dateparser.date import DateDataParser
 from dateparser.search import search_dates
 
-VISITOR_LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.scripts import UNSPACED_CHARACTER
+
 SATURDAY = 5
 
 # Phrases dateparser 1.5 does not read, as days from today. Longest first when several match.
@@ -45,7 +47,6 @@ WEEKEND_WORDS = (
 )  # fmt: skip
 # Chinese and Japanese "next week's <weekday>": the prefix is dropped and the weekday moved to next week.
 _NEXT_WEEK_PREFIX = re.compile(r"^(?:下个|下個|下)(?=周|週|星期|礼拜|禮拜)|^来週の?")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _TRAILING_PUNCTUATION = " .,;:!?？。！、"
 
 DateStatus = Literal["ok", "past", "vague", "unreadable"]
@@ -60,7 +61,7 @@ class ParsedDate:
     day: dt.date | None = None
 
 
-def parse_visit_date(text: str, today: dt.date, languages: Sequence[str] = VISITOR_LANGUAGES) -> ParsedDate:
+def parse_visit_date(text: str, today: dt.date, languages: Sequence[str] = SUPPORTED_LANGUAGES) -> ParsedDate:
     """Read ``text`` ("demain", "next Saturday", "le 14 juillet", "2026-12-05") relative to ``today``.
 
     Args:
@@ -71,7 +72,7 @@ def parse_visit_date(text: str, today: dt.date, languages: Sequence[str] = VISIT
     cleaned = _normalise(text)
     if not cleaned:
         return ParsedDate(text, "unreadable")
-    languages = tuple(languages) or VISITOR_LANGUAGES
+    languages = tuple(languages) or SUPPORTED_LANGUAGES
     found = _resolve(cleaned, today, languages)
     if found == "vague":
         return ParsedDate(text, "vague")
@@ -105,7 +106,9 @@ def _resolve(text: str, today: dt.date, languages: tuple[str, ...]) -> dt.date |
 
 def _extra_offset(text: str) -> int | None:
     for phrase in sorted(EXTRA_DAY_OFFSETS, key=len, reverse=True):
-        pattern = re.escape(phrase) if _CJK.search(phrase) else rf"(?<!\w){re.escape(phrase)}(?!\w)"
+        pattern = (
+            re.escape(phrase) if UNSPACED_CHARACTER.search(phrase) else rf"(?<!\w){re.escape(phrase)}(?!\w)"
+        )
         if re.search(pattern, text):
             return EXTRA_DAY_OFFSETS[phrase]
     return None
@@ -113,11 +116,11 @@ def _extra_offset(text: str) -> int | None:
 
 def _library_day(text: str, today: dt.date, languages: tuple[str, ...]) -> dt.date | Literal["vague"] | None:
     """dateparser on the whole text, else on the date it finds inside ("samedi prochain" -> "samedi")."""
-    parser = _parser(languages, today, month_first=bool(_CJK.search(text)))
+    parser = _parser(languages, today, month_first=bool(UNSPACED_CHARACTER.search(text)))
     data = parser.get_date_data(text)
     if data.date_obj is None:
         found = search_dates(
-            text, languages=list(languages), settings=_settings(today, bool(_CJK.search(text)))
+            text, languages=list(languages), settings=_settings(today, bool(UNSPACED_CHARACTER.search(text)))
         )
         for fragment, _ in found or []:
             data = parser.get_date_data(fragment)

@@ -6,7 +6,6 @@ import difflib
 import functools
 import logging
 import re
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -14,6 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
+from rag.lexicon.folding import fold_latin_accents
+from rag.lexicon.scripts import CJK, CJK_CHARACTER
 
 logger = logging.getLogger(__name__)
 
@@ -24,13 +25,9 @@ MIN_FUZZY_LENGTH = 5  # "cdg" must not become "cdh"; typos are only forgiven in 
 # Geocoded places outside this box (mainland France, with margins) are treated as unknown.
 FRANCE_BOUNDS = (41.0, 51.5, -5.5, 10.0)
 
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK_GAP = re.compile(rf"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
-_IS_CJK = re.compile(rf"[{_CJK}]")
+_CJK_GAP = re.compile(rf"(?<=[{CJK}]) +| +(?=[{CJK}])")
 _NOT_WORD = re.compile(r"[\W_]+")
-_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
 _ABBREVIATIONS = {"st": "saint", "ste": "sainte", "mt": "mont"}
-_LATIN_LIMIT = 0x0530  # accents are dropped on Latin, Greek and Cyrillic letters, never on kana
 
 
 class Place(BaseModel):
@@ -58,12 +55,7 @@ class GazetteerFile(BaseModel):
 
 def normalise(text: str) -> str:
     """Lower case, no accents or punctuation, 'St' spelt 'saint', no spaces around CJK characters."""
-    kept: list[str] = []
-    for char in unicodedata.normalize("NFKD", text.casefold().translate(_LIGATURES)):
-        if unicodedata.combining(char) and kept and ord(kept[-1]) < _LATIN_LIMIT:
-            continue
-        kept.append(char)
-    words = _NOT_WORD.sub(" ", unicodedata.normalize("NFC", "".join(kept))).split()
+    words = _NOT_WORD.sub(" ", fold_latin_accents(text)).split()
     return _CJK_GAP.sub("", " ".join(_ABBREVIATIONS.get(word, word) for word in words))
 
 
@@ -74,7 +66,7 @@ class _Alias:
 
     @property
     def cjk(self) -> bool:
-        return bool(_IS_CJK.search(self.key))
+        return bool(CJK_CHARACTER.search(self.key))
 
     def found_in(self, text: str) -> bool:
         """Whole words of ``text`` for Latin names; any substring for CJK names (no spaces there)."""

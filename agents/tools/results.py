@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -26,3 +26,17 @@ class ToolResult(BaseModel):
     def to_json(self) -> str:
         """The serialised form given to the model (done once, here)."""
         return self.model_dump_json(exclude_none=True)
+
+
+class ToolOutcome(BaseModel):
+    """A weather or travel call of this turn as the graph keeps it: the call and the tool's result."""
+
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    status: str = "ok"
+    summary: str = ""
+    result: dict[str, Any] = Field(default_factory=dict)  # the tool's own JSON result
+
+    def for_model(self) -> dict[str, Any]:
+        """The record a prompt shows: the call, then every field of the result."""
+        return {"tool": self.tool, "args": self.args, **self.result}

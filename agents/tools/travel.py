@@ -26,15 +26,9 @@ from agents.tools.journeys import (
 )
 from agents.tools.results import ToolResult
 from agents.tools.settings import ToolSettings
-from agents.tools.travel_phrases import (
-    MODE_WORDS,
-    TravelMode,
-    kilometres,
-    language_or_default,
-    minutes,
-    phrase,
-    sentence,
-)
+from agents.tools.travel_phrases import kilometres, minutes, phrase, sentence
+from rag.lexicon.languages import UNSPACED_LANGUAGES, supported_language
+from rag.lexicon.transport import MODE_WORDS, TravelMode
 
 DESCRIPTION = (
     "How to get to the Palace of Versailles from where the visitor is, with durations: public transport "
@@ -131,7 +125,7 @@ class TravelService:
 
     def get(self, origin: str, mode: str | None = None, language: str = "en") -> TravelResult:
         """Every sensible way from ``origin`` to the Palace, or the one ``mode`` asks for."""
-        language = language_or_default(language)
+        language = supported_language(language)
         if not normalise(origin or ""):
             return TravelResult(status="invalid", summary=phrase(language, "invalid"))
         place, matched_by = self._resolve(origin, language)
@@ -258,7 +252,7 @@ def _summary(
         fragments = [phrase(language, o.mode, duration=minutes(language, o.duration_minutes)) for o in road]
         parts.append(sentence(language, fragments))
         parts.append(phrase(language, "routed" if all(o.source == "router" for o in road) else "estimated"))
-    return ("" if language in ("ja", "zh") else " ").join(parts)
+    return ("" if language in UNSPACED_LANGUAGES else " ").join(parts)
 
 
 def build_travel_tool(service: TravelService) -> BaseTool:

@@ -1,44 +1,8 @@
-"""Every visitor-facing word of the travel tool: summary templates in nine languages and mode words."""
+"""Every visitor-facing word of the travel tool: summary templates in nine languages."""
 
 from __future__ import annotations
 
-from typing import Literal
-
-TravelMode = Literal["public_transport", "car", "bike", "walk"]
-
-LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
-
-# Words a visitor (or the model) may use for a mode, in the nine languages; matched after
-# ``gazetteer.normalise`` (no case, no accents), as whole words except in Japanese and Chinese.
-MODE_WORDS: dict[TravelMode, tuple[str, ...]] = {
-    "public_transport": (
-        "public transport", "public transportation", "transit", "train", "trains", "rer", "metro", "subway",
-        "underground", "tube", "bus", "buses", "coach", "tram", "transilien", "sncf",
-        "transports en commun", "transport en commun", "transports", "transport", "autocar",
-        "transporte publico", "tren", "autobus", "oeffentliche verkehrsmittel", "offentliche verkehrsmittel",
-        "opnv", "oepnv", "zug", "bahn", "s bahn", "u bahn", "trasporto pubblico", "trasporti pubblici",
-        "mezzi pubblici", "treno", "metropolitana", "transportes publicos", "comboio", "trem", "onibus",
-        "openbaar vervoer", "ov", "trein",
-        "公共交通機関", "公共交通", "電車", "列車", "地下鉄", "バス", "公共交通工具", "公交", "地铁", "地鐵",
-        "火车", "火車", "巴士",
-    ),
-    "car": (
-        "car", "by car", "drive", "driving", "taxi", "cab", "uber", "voiture", "en voiture", "vtc", "coche",
-        "en coche", "auto", "mit dem auto", "wagen", "macchina", "in macchina", "automobile", "carro",
-        "de carro", "met de auto", "車", "自動車", "タクシー", "汽车", "汽車", "开车", "開車", "自驾",
-        "出租车",
-    ),
-    "bike": (
-        "bike", "bicycle", "cycling", "cycle", "by bike", "velo", "a velo", "bicyclette", "bicicleta", "bici",
-        "en bici", "fahrrad", "rad", "mit dem fahrrad", "bicicletta", "fiets", "met de fiets", "自転車",
-        "自行车", "自行車", "单车", "骑车",
-    ),
-    "walk": (
-        "walk", "walking", "on foot", "foot", "a pied", "pied", "marche", "a pie", "caminando", "andando",
-        "zu fuss", "fuss", "laufen", "gehen", "a piedi", "a pe", "te voet", "lopen", "lopend", "徒歩",
-        "歩いて", "歩き", "步行", "走路",
-    ),
-}  # fmt: skip
+from rag.lexicon.languages import UNSPACED_LANGUAGES
 
 # Summary templates. {origin}, {boarding}, {station}: names as written in the data; {lines}: line
 # names ("RER B + RER C"); {duration}, {walk}: formatted by ``minutes``; {distance}: kilometres.
@@ -201,13 +165,6 @@ _UNITS: dict[str, tuple[str, str]] = {
 }
 _DEFAULT_UNITS = ("{m} min", "{h} h {m:02d}")
 _DECIMAL_COMMA = {"fr", "es", "de", "it", "pt", "nl"}
-_CJK_LANGUAGES = {"ja", "zh"}
-
-
-def language_or_default(language: str | None) -> str:
-    """``language`` when the summaries are written in it, else English."""
-    code = (language or "").strip().lower()[:2]
-    return code if code in PHRASES else "en"
 
 
 def phrase(language: str, key: str, **values: object) -> str:
@@ -236,7 +193,7 @@ def kilometres(language: str, value: float) -> str:
 
 def sentence(language: str, fragments: list[str]) -> str:
     """Fragments joined into one sentence: 'By car about 45 min; by bike about 1 h 15.'"""
-    if language in _CJK_LANGUAGES:
+    if language in UNSPACED_LANGUAGES:
         return "；".join(fragments) + "。" if language == "zh" else "、".join(fragments) + "。"
     text = (" ; " if language == "fr" else "; ").join(fragments)
     return text[:1].upper() + text[1:] + "."

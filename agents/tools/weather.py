@@ -20,14 +20,15 @@ from zoneinfo import ZoneInfo
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from agents.local_dates import day_label
-from agents.tools.dates import VISITOR_LANGUAGES, ParsedDate, parse_visit_date
+from agents.tools.dates import ParsedDate, parse_visit_date
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
 from agents.tools.results import ToolResult
 from agents.tools.settings import ToolSettings
 from agents.tools.weather_advice import conditions, visit_advice
 from agents.tools.weather_phrases import Phrases
 from agents.tools.weather_places import GEOCODING_URL, Place, built_in_place, geocode
+from rag.lexicon.dates import day_label
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 logger = logging.getLogger(__name__)
 
@@ -265,7 +266,7 @@ class WeatherService:
 
 def _languages(first: str) -> tuple[str, ...]:
     """The nine date languages, the visitor's first: it settles words several languages share."""
-    return (first, *(code for code in VISITOR_LANGUAGES if code != first))
+    return (first, *(code for code in SUPPORTED_LANGUAGES if code != first))
 
 
 def _invalid(base: WeatherResult, parsed: ParsedDate, today: dt.date, phrases: Phrases) -> WeatherResult:

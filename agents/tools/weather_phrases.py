@@ -9,17 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.tools.settings import DATA_DIR
+from rag.lexicon.languages import supported_language
 
 PHRASES_FILE = DATA_DIR / "weather" / "phrases.json"
-SUMMARY_LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
-DEFAULT_LANGUAGE = "en"
 _DECIMAL_COMMA = {"fr", "es", "de", "it", "pt", "nl"}
-
-
-def summary_language(language: str | None) -> str:
-    """The ISO 639-1 code the summary is written in: ``language`` ("fr-FR" -> "fr") if known, else English."""
-    code = (language or "").strip().lower().replace("_", "-").split("-")[0]
-    return code if code in SUMMARY_LANGUAGES else DEFAULT_LANGUAGE
 
 
 @functools.lru_cache(maxsize=4)
@@ -33,7 +26,7 @@ class Phrases:
     """Fills one language's templates; numbers come out with that language's decimal mark."""
 
     def __init__(self, language: str | None, path: Path = PHRASES_FILE) -> None:
-        self.language = summary_language(language)
+        self.language = supported_language(language)
         self.block = load_phrases(path)[self.language]
 
     def say(self, key: str, **values: object) -> str:

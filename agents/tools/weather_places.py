@@ -9,7 +9,7 @@ import re
 from pydantic import BaseModel, ValidationError
 
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
-from rag.cleaning import fold_accents
+from rag.lexicon.folding import fold_accents
 
 logger = logging.getLogger(__name__)
 

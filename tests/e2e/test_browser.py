@@ -226,6 +226,36 @@ def test_a_french_visitor_on_a_desktop_then_a_hostile_passage(
         page.screenshot(path=shots / "desktop-fr-4-hostile-passage.png")
 
 
+# Records the text of the newest assistant bubble at every change of the page, while it streams.
+RECORD_STREAM = """() => {
+  window.streamed = [];
+  new MutationObserver(() => {
+    const bubbles = document.querySelectorAll('[data-testid="stChatMessage"]');
+    const last = bubbles[bubbles.length - 1];
+    if (last) window.streamed.push(last.innerText);
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+CITED = re.compile(r"\[(\d+)\]")
+
+
+def test_the_citation_numbers_shown_while_streaming_are_the_final_ones(chromium: Path, app_url: str) -> None:
+    from playwright.sync_api import expect
+
+    with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
+        page.goto(app_url)
+        expect(page.get_by_test_id("stChatInputTextArea")).to_be_visible(timeout=60_000)
+        page.evaluate(RECORD_STREAM)
+        answer = _ask(page, "What are the opening hours of the palace and how much is a ticket?", 1)
+        final = CITED.findall(answer.inner_text().split(Labels("en")["sources"])[0])
+        streamed = [CITED.findall(text) for text in page.evaluate("() => window.streamed") if "▌" in text]
+
+    partial = [numbers for numbers in streamed if numbers]
+    assert len(final) >= 2 and len(set(final)) >= 2, final
+    assert partial, "no citation was seen while the answer streamed"
+    for numbers in partial:  # each state seen while streaming reads as the start of the final answer
+        assert numbers == final[: len(numbers)], (numbers, final)
+
+
 def test_an_operator_opens_the_console_and_the_trace(chromium: Path, app_url: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 

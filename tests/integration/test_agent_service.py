@@ -171,4 +171,4 @@ def test_a_failed_checkpoint_write_in_sqlite_says_so_and_keeps_what_was_stored(
         admin.execute("DROP TRIGGER refuse")
     after = service.ask("And on Mondays?", "visitor-9")
     assert isinstance(after, FinalAnswer)
-    assert after.answer.startswith("Reply to And on Mondays? after 1 earlier questions")
+    assert after.answer.startswith("Reply to And on Mondays? (earlier questions: 1)")

@@ -53,7 +53,7 @@ def test_a_conversation_continues_in_another_service_instance(index_dir: Path, p
     answer = second.ask("And on Mondays?", THREAD)
 
     assert isinstance(answer, FinalAnswer)
-    assert answer.answer.startswith("Reply to And on Mondays? after 1 earlier questions")
+    assert answer.answer.startswith("Reply to And on Mondays? (earlier questions: 1)")
     first.close()
     second.close()
 
@@ -106,5 +106,5 @@ def test_a_failed_checkpoint_write_says_so_and_keeps_what_was_stored(
     after = service.ask("And on Mondays?", THREAD)
 
     assert isinstance(after, FinalAnswer)
-    assert after.answer.startswith("Reply to And on Mondays? after 1 earlier questions")
+    assert after.answer.startswith("Reply to And on Mondays? (earlier questions: 1)")
     service.close()

@@ -55,8 +55,7 @@ def assert_all_twelve_kept(service: AgentService) -> None:
     )
     # Each turn continued the whole thread before it, whichever writer answered it.
     assert [reply for _, reply in turns] == [
-        f"Reply to {question} after {earlier} earlier questions"
-        for earlier, (question, _) in enumerate(turns)
+        f"Reply to {question} (earlier questions: {earlier})" for earlier, (question, _) in enumerate(turns)
     ]
 
 
@@ -133,7 +132,7 @@ def test_a_turn_kept_waiting_too_long_is_refused_and_loses_nothing(index_dir: Pa
     assert isinstance(refused, ErrorOccurred)
     assert "still being written" in refused.message and "ask again" in refused.message
     assert isinstance(first[0], FinalAnswer)
-    assert kept_turns(service) == [("A1", "Reply to A1 after 0 earlier questions")]
+    assert kept_turns(service) == [("A1", "Reply to A1 (earlier questions: 0)")]
     assert isinstance(service.ask("B1", THREAD), FinalAnswer)
     assert [question for question, _ in kept_turns(service)] == ["A1", "B1"]
 

@@ -25,7 +25,7 @@ from tests.conftest import HashingEmbedder, make_settings
 
 
 class SlowEchoModel(BaseChatModel):
-    """Answers ``Reply to Q after N earlier questions`` after ``delay`` seconds, calling no tool.
+    """Answers ``Reply to Q (earlier questions: N)`` after ``delay`` seconds, calling no tool.
 
     N is what the model was shown of the thread, so a reply proves which history it continued.
     """
@@ -44,7 +44,7 @@ class SlowEchoModel(BaseChatModel):
     ) -> ChatResult:
         time.sleep(self.delay)
         questions = [message.content for message in messages if isinstance(message, HumanMessage)]
-        reply = f"Reply to {questions[-1]} after {len(questions) - 1} earlier questions"
+        reply = f"Reply to {questions[-1]} (earlier questions: {len(questions) - 1})"
         return ChatResult(generations=[ChatGeneration(message=AIMessage(reply))])
 
 

@@ -8,9 +8,10 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
+from agents.answer.model import Answer, Citation
 from app_ui.labels import Labels
 from app_ui.presenters import answer_markdown, passage_markdown, safe_markdown, source_label, source_markdown
-from app_ui.visitor_view import VisitorPassage, visitor_answer
+from app_ui.visitor_view import VisitorAnswer, VisitorPassage, visitor_answer
 
 ENGLISH = Labels("en")
 
@@ -25,6 +26,11 @@ ATTACKS = [
 ]
 
 
+def _view(text: str, title: str, url: str) -> VisitorAnswer:
+    """The visitor's view of an answer citing one source, as the agent's typed answer carries it."""
+    return visitor_answer(Answer(text=text, citations=[Citation(number=1, title=title, source=url)]))
+
+
 def _html(markdown: str) -> str:
     return MarkdownIt("commonmark", {"html": False}).render(markdown)
 
@@ -36,7 +42,7 @@ def _assert_harmless(html: str) -> None:
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_an_answer_cannot_load_an_image_or_link_to_another_scheme(attack: str) -> None:
-    view = visitor_answer(f"Voici [1]. {attack}", [{"number": 1, "title": "A", "url": "https://a.org"}], [])
+    view = _view(f"Voici [1]. {attack}", "A", "https://a.org")
     _assert_harmless(_html(answer_markdown(view)))
 
 
@@ -53,14 +59,14 @@ def test_a_cited_passage_cannot_either(attack: str) -> None:
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_a_source_title_cannot_either(attack: str) -> None:
-    view = visitor_answer("Voir [1].", [{"number": 1, "title": attack, "url": "https://a.org"}], [])
+    view = _view("Voir [1].", attack, "https://a.org")
     _assert_harmless(
         _html(source_label(view.sources[0]) + "\n\n" + source_markdown(view.sources[0], ENGLISH))
     )
 
 
 def _source_html(url: str, operator: bool = False) -> str:
-    view = visitor_answer("Voir [1].", [{"number": 1, "title": "Page", "url": url}], [])
+    view = _view("Voir [1].", "Page", url)
     return _html(source_markdown(view.sources[0], ENGLISH, operator=operator))
 
 

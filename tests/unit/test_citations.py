@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.citations import CitedSource, check_citations
+from agents.answer.citations import check_citations, cited_numbers, unfinished_citation
 
 
 def test_valid_citations_are_kept_and_listed_in_order_of_first_use() -> None:
@@ -35,15 +35,15 @@ def test_text_without_citations_is_unchanged() -> None:
     assert check.cited == []
 
 
-def test_sources_follow_the_cited_numbers() -> None:
-    evidence = {
-        1: CitedSource(1, "Horaires", "https://example.org/horaires"),
-        2: CitedSource(2, "Tarifs", "https://example.org/tarifs"),
-    }
+def test_cited_numbers_are_listed_once_in_reading_order() -> None:
+    assert cited_numbers("Tickets [2], hours [1][2] and [3, 1].") == [2, 1, 3]
 
-    check = check_citations("Tickets [2], hours [1].", evidence)
 
-    assert [source.title for source in check.sources(evidence)] == ["Tarifs", "Horaires"]
+def test_an_unfinished_citation_at_the_end_is_found_and_a_finished_one_is_not() -> None:
+    assert unfinished_citation("Open at 9 h [1") == len("Open at 9 h ")
+    assert unfinished_citation("Open at 9 h [1, ") == len("Open at 9 h ")
+    assert unfinished_citation("Open at 9 h [1]") is None
+    assert unfinished_citation("See [the map") is None
 
 
 def test_french_spacing_before_punctuation_survives_a_removal() -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rag.cleaning import clean_text, content_key, fold_accents
+from rag.cleaning import clean_text, content_key
+from rag.lexicon.folding import fold_accents
 
 
 def test_image_placeholders_are_removed() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rag.context import Neighbour, join_overlapping, widen
-from rag.documents import SearchHit
+from rag.passage import Passage
 
 # One document cut into four consecutive chunks, each 20 characters long, without overlap.
 CHUNKS = {
@@ -15,8 +15,8 @@ CHUNKS = {
 ORDER = list(CHUNKS)
 
 
-def hit(chunk_id: str) -> SearchHit:
-    return SearchHit(
+def hit(chunk_id: str) -> Passage:
+    return Passage(
         chunk_id=chunk_id,
         text=CHUNKS[chunk_id],
         title="Doc",
@@ -27,14 +27,14 @@ def hit(chunk_id: str) -> SearchHit:
     )
 
 
-def neighbours(found: SearchHit) -> tuple[Neighbour | None, Neighbour | None]:
+def neighbours(found: Passage) -> tuple[Neighbour | None, Neighbour | None]:
     i = ORDER.index(found.chunk_id)
     before = Neighbour(ORDER[i - 1], CHUNKS[ORDER[i - 1]]) if i > 0 else None
     after = Neighbour(ORDER[i + 1], CHUNKS[ORDER[i + 1]]) if i + 1 < len(ORDER) else None
     return before, after
 
 
-def no_neighbours(found: SearchHit) -> tuple[Neighbour | None, Neighbour | None]:
+def no_neighbours(found: Passage) -> tuple[Neighbour | None, Neighbour | None]:
     return None, None
 
 

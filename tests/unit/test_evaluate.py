@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rag.documents import SearchHit
 from rag.evaluate import evaluate, found_aspects, pool, summarise
+from rag.passage import Passage
 
 
-def _hit(chunk_id: str, text: str = "") -> SearchHit:
-    return SearchHit(chunk_id=chunk_id, text=text, title="", source="", sources=[], category="", language="")
+def _hit(chunk_id: str, text: str = "") -> Passage:
+    return Passage(chunk_id=chunk_id, text=text, title="", source="", sources=[], category="", language="")
 
 
 def test_matching_ignores_case() -> None:
@@ -61,7 +61,7 @@ QUESTIONS = [
 TEXTS = {"horaires": ["bla", "Ouvert à 9 h."], "precio": ["Billet : 21 €."], "fermeture": ["Ferme à 18 h."]}
 
 
-def _search(query: str, k: int) -> list[SearchHit]:
+def _search(query: str, k: int) -> list[Passage]:
     return [_hit(f"{query}-{i}", text) for i, text in enumerate(TEXTS.get(query, []))][:k]
 
 

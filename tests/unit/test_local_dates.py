@@ -6,8 +6,9 @@ import datetime as dt
 
 import pytest
 
-from agents.local_dates import day_label, locale_of, rewrite_passage_date
-from agents.tools.dates import VISITOR_LANGUAGES, parse_visit_date
+from agents.tools.dates import parse_visit_date
+from rag.lexicon.dates import day_label, rewrite_passage_date
+from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
 
 SATURDAY = dt.date(2026, 11, 28)
 FULL = {
@@ -35,18 +36,18 @@ QUOTED = {  # "8 mars 1876" from a French passage
 
 
 def test_the_tables_cover_the_nine_reply_languages() -> None:
-    assert set(FULL) == set(QUOTED) == set(VISITOR_LANGUAGES)
+    assert set(FULL) == set(QUOTED) == set(SUPPORTED_LANGUAGES)
 
 
-@pytest.mark.parametrize("language", VISITOR_LANGUAGES)
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
 def test_a_day_is_written_with_its_weekday(language: str) -> None:
     assert day_label(SATURDAY, language) == FULL[language]
 
 
-@pytest.mark.parametrize("language", VISITOR_LANGUAGES)
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
 def test_the_label_reads_back_as_the_same_day(language: str) -> None:
     # Summaries offer a label as the example of a date to give: a visitor typing it back is understood.
-    others = tuple(code for code in VISITOR_LANGUAGES if code != language)
+    others = tuple(code for code in SUPPORTED_LANGUAGES if code != language)
     parsed = parse_visit_date(day_label(SATURDAY, language), dt.date(2026, 11, 23), (language, *others))
     assert (parsed.status, parsed.day) == ("ok", SATURDAY)
 
@@ -55,10 +56,10 @@ def test_the_label_reads_back_as_the_same_day(language: str) -> None:
     ("language", "locale"), [("fr-FR", "fr"), ("pt_BR", "pt"), ("ko", "en"), (None, "en")]
 )
 def test_regional_and_unknown_languages(language: str | None, locale: str) -> None:
-    assert locale_of(language) == locale
+    assert supported_language(language) == locale
 
 
-@pytest.mark.parametrize("language", VISITOR_LANGUAGES)
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
 def test_a_quoted_date_is_rewritten_in_the_reply_language(language: str) -> None:
     assert rewrite_passage_date("8 mars 1876", language) == QUOTED[language]
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rag.documents import SearchHit
+from rag.passage import Passage
 from rag.rerank import Coverage, Reranker, dense_closeness, jaccard, word_set
 
 
-def hit(chunk_id: str, text: str, score: float = 1.0) -> SearchHit:
-    return SearchHit(
+def hit(chunk_id: str, text: str, score: float = 1.0) -> Passage:
+    return Passage(
         chunk_id=chunk_id,
         text=text,
         title="Doc",
@@ -29,7 +29,7 @@ def shares(*values: float) -> Coverage:
     return lambda hits: list(values[: len(hits)])
 
 
-def ids(hits: list[SearchHit]) -> list[str]:
+def ids(hits: list[Passage]) -> list[str]:
     return [found.chunk_id for found in hits]
 
 
@@ -130,7 +130,7 @@ def test_zero_answer_type_weight_leaves_the_order() -> None:
     assert ids(reranked) == ["a", "b"]
 
 
-def with_dense(found: SearchHit, cosine: float | None) -> SearchHit:
+def with_dense(found: Passage, cosine: float | None) -> Passage:
     if cosine is not None:
         found.scores["dense"] = cosine
     return found
@@ -147,7 +147,7 @@ def test_dense_closeness_without_dense_scores_is_neutral() -> None:
 
 
 def test_dense_similarity_weight_lifts_the_semantically_closest_hit() -> None:
-    def pool() -> list[SearchHit]:
+    def pool() -> list[Passage]:
         return [with_dense(hit("a", "alpha", 1.0), 0.80), with_dense(hit("b", "beta", 0.9), 0.88)]
 
     assert ids(Reranker(dense_similarity_weight=0.0).rerank(pool(), constant())) == ["a", "b"]

@@ -6,29 +6,38 @@ import re
 
 import pytest
 
+from agents.answer.compose import compose_answer
 from app_ui.labels import Labels, ui_language, ui_languages
 from app_ui.visitor_view import clean_title, visitor_answer
+from rag.passage import Passage
 
 PAGE = "https://www.chateauversailles.fr/planifier/horaires"
 GUIDE = "guides/7- FAQ/2- FAQ Accès Services/134-FAQ_Horaires.md"
 
 
-def _evidence(number: int, url: str, title: str, section: str = "") -> dict[str, object]:
-    return {"number": number, "title": title, "headings": section, "url": url, "text": f"Passage {number}."}
+def _passage(number: int, url: str, title: str, section: str = "") -> Passage:
+    return Passage(
+        chunk_id=f"c{number}",
+        number=number,
+        title=title,
+        headings=section,
+        source=url,
+        text=f"Passage {number}.",
+    )
 
 
 def test_citations_follow_reading_order_and_one_source_keeps_one_number() -> None:
     evidence = [
-        _evidence(4, PAGE, "Horaires", "Château"),
-        _evidence(3, GUIDE, "134- FAQ Horaires + jours"),
-        _evidence(9, PAGE, "Horaires", "Jardins"),
-        _evidence(10, "https://example.org/parc", "Parc"),
+        _passage(3, GUIDE, "134- FAQ Horaires + jours"),
+        _passage(4, PAGE, "Horaires", "Château"),
+        _passage(9, PAGE, "Horaires", "Jardins"),
+        _passage(10, "https://example.org/parc", "Parc"),
     ]
-    sources = [{"number": e["number"], "title": e["title"], "url": e["url"]} for e in evidence]
 
-    view = visitor_answer(
-        "Ouvert à 9 h [4]. Fermé le lundi [3][9]. Le parc [10] et encore [4].", sources, evidence
-    )
+    reply = compose_answer(
+        "Ouvert à 9 h [4]. Fermé le lundi [3][9]. Le parc [10] et encore [4].", evidence
+    ).answer
+    view = visitor_answer(reply)
 
     assert view.text == "Ouvert à 9 h [1]. Fermé le lundi [2][1]. Le parc [3] et encore [1]."
     assert [(s.number, s.title, s.url) for s in view.sources] == [
@@ -42,20 +51,16 @@ def test_citations_follow_reading_order_and_one_source_keeps_one_number() -> Non
 
 
 def test_a_citation_of_no_known_source_is_dropped_and_repeats_in_a_group_merge() -> None:
-    evidence = [_evidence(2, PAGE, "Horaires"), _evidence(5, PAGE, "Horaires")]
-    sources = [
-        {"number": 2, "title": "Horaires", "url": PAGE},
-        {"number": 5, "title": "Horaires", "url": PAGE},
-    ]
+    evidence = [_passage(2, PAGE, "Horaires"), _passage(5, PAGE, "Horaires")]
 
-    view = visitor_answer("Ouvert [2][5][7].", sources, evidence)
+    view = visitor_answer(compose_answer("Ouvert [2][5][7].", evidence).answer)
 
     assert view.text == "Ouvert [1]."
     assert len(view.sources) == 1 and len(view.sources[0].passages) == 2
 
 
 def test_a_source_that_is_not_a_web_page_has_no_link_but_keeps_its_location_for_operators() -> None:
-    view = visitor_answer("Voir [1].", [{"number": 1, "title": "x.md", "url": "javascript:alert(1)"}], [])
+    view = visitor_answer(compose_answer("Voir [1].", [_passage(1, "javascript:alert(1)", "x.md")]).answer)
 
     assert view.sources[0].url is None and view.sources[0].location == "javascript:alert(1)"
 

@@ -16,7 +16,8 @@ from agents.tools.http import ToolHttpClient
 from agents.tools.settings import DATA_DIR, ToolSettings
 from agents.tools.weather import WeatherResult, WeatherService, build_weather_tool, load_climate_normals
 from agents.tools.weather_advice import conditions, visit_advice
-from agents.tools.weather_phrases import SUMMARY_LANGUAGES, load_phrases, summary_language
+from agents.tools.weather_phrases import load_phrases
+from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
 
 TODAY = dt.date(2026, 5, 13)  # a Wednesday
 SATURDAY = "2026-05-16"
@@ -273,7 +274,7 @@ def test_normals_are_not_given_for_a_place_far_from_paris() -> None:
 def test_summary_in_the_visitors_language(language: str, expected: str) -> None:
     result = service(Recorder(forecast(precipitation_sum=2.5))).get("samedi", language=language)
     assert result.summary.startswith(expected)
-    assert result.language == summary_language(language)
+    assert result.language == supported_language(language)
 
 
 def test_decimal_comma_where_the_language_writes_one() -> None:
@@ -328,7 +329,7 @@ def _placeholders(template: str) -> set[str]:
 
 def test_every_language_has_every_phrase_with_the_same_placeholders() -> None:
     phrases = load_phrases()
-    assert set(phrases) == set(SUMMARY_LANGUAGES)
+    assert set(phrases) == set(SUPPORTED_LANGUAGES)
     english = phrases["en"]
     for language, block in phrases.items():
         assert set(block) == set(english), language

@@ -1,4 +1,4 @@
-"""Dates written the way the visitor's language writes them, with Babel (CLDR).
+"""Month and weekday names and dates written the visitor's way, all from Babel (CLDR).
 
 Visitor-facing text shows "samedi 28 novembre 2026", "Saturday, November 28, 2026" or
 "2026年11月28日土曜日"; machine fields (a tool result's ``date``) keep ISO 8601. A date quoted from a
@@ -12,24 +12,27 @@ import datetime as dt
 import functools
 import re
 
-from babel.dates import format_date, format_skeleton, get_month_names
+from babel.dates import format_date, format_skeleton, get_day_names, get_month_names
 
-from agents.tools.dates import VISITOR_LANGUAGES
-from rag.cleaning import fold_accents
-
-DEFAULT_LANGUAGE = "en"
-PASSAGE_LANGUAGES = ("fr", "en")  # the languages a date quoted from the knowledge base is read in
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.languages import PASSAGE_LANGUAGES, supported_language
 
 
-def locale_of(language: str | None) -> str:
-    """The locale Babel writes in: ``language`` ("fr-FR" -> "fr") if one of the nine, else English."""
-    code = (language or "").strip().lower().replace("_", "-").split("-")[0]
-    return code if code in VISITOR_LANGUAGES else DEFAULT_LANGUAGE
+def month_names(language: str) -> tuple[str, ...]:
+    """The twelve month names of ``language`` as a date writes them ("janvier"...), January first."""
+    names = get_month_names("wide", locale=language)
+    return tuple(names[month] for month in range(1, 13))
+
+
+def weekday_names(language: str) -> tuple[str, ...]:
+    """The seven weekday names of ``language`` ("lundi"...), Monday first."""
+    names = get_day_names("wide", locale=language)
+    return tuple(names[day] for day in range(7))
 
 
 def day_label(day: dt.date, language: str | None) -> str:
     """The day with its weekday: "samedi 28 novembre 2026", "Saturday, November 28, 2026"."""
-    return format_date(day, "full", locale=locale_of(language))
+    return format_date(day, "full", locale=supported_language(language))
 
 
 def rewrite_passage_date(text: str, language: str | None) -> str:
@@ -43,7 +46,7 @@ def rewrite_passage_date(text: str, language: str | None) -> str:
         return text
     day, year = match["day"], match["year"] or match["year_alone"]
     written_in, month = _months()[match["month"] or match["month_alone"]]
-    locale = locale_of(language)
+    locale = supported_language(language)
     if written_in == locale:  # already the visitor's way ("1er juillet" stays as the passage has it)
         return text
     try:
@@ -64,7 +67,7 @@ def _months() -> dict[str, tuple[str, int]]:
     return {
         fold_accents(name): (language, number)
         for language in PASSAGE_LANGUAGES
-        for number, name in get_month_names("wide", locale=language).items()
+        for number, name in enumerate(month_names(language), start=1)
     }
 
 

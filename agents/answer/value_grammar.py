@@ -1,0 +1,289 @@
+"""How the nine visitor languages write a value: one regular expression per written form.
+
+Each form is a named alternative of one pattern scanned once over accent-folded, lower-case text
+(``rag.cleaning.fold_accents`` character by character, so no-break and thin spaces read as spaces
+and offsets stay those of the original). Forms are tried in order at each position, so the more
+specific one wins: "1 h 30 min" is a duration before "1 h 30" can be a clock time, "9.30 uur" a
+clock time before "uur" can be hours of duration, "1 670 m" a distance before "1 670" can be a count.
+A number followed by a unit word is one form whose unit table says the kind. Month names come from
+Babel (CLDR), never from a list of ours; the kinds are those of ``rag.answer_types`` (clock times
+are "hours" there too).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from babel.dates import get_month_names
+
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
+
+# A number never starts inside a word or another number ("1 670" is never read as "670").
+START = r"(?<![0-9a-z])(?<![0-9][.,])(?<![0-9] )"
+# Digits grouped by threes with a space, dot, comma or apostrophe ("1 670", "12.000", "1,670.50"),
+# or plain digits with an optional decimal part ("24,00", "1.5").
+NUMBER = (
+    r"(?:[0-9]{1,3}(?:[ .,'][0-9]{3}(?![0-9]))+(?:[.,][0-9]{1,2}(?![0-9]))?"
+    r"|[0-9]+(?:[.,][0-9]+)?)(?![0-9])"
+)
+ORDINAL = r"(?:er|re|st|nd|rd|th|o|a|°|\.)?"
+# What joins the two ends of a range: "9–18 h", "de 9 à 18 h", "zwischen 9 und 18 Uhr", "9至18点".
+CONNECTOR = (
+    r"(?:-|–|—|~|〜|～|/|a|au|to|until|till|through|bis|tot|al|e|et|and|y|und|en|ou|or|o|oder|至|到|から|と)"
+)
+AMPM = r"(?:a\.? ?m\.?|p\.? ?m\.?)(?![a-z])"
+MINUTE_WORDS = ("min", "mins", "minute", "minutes", "minuti", "minuto", "minutos", "minuten", "minuut",
+                "分钟", "分鐘", "分間", "分")  # fmt: skip
+HOUR_WORDS = ("hour", "hours", "hr", "hrs", "heure", "heures", "stunde", "stunden", "std", "hora", "horas",
+              "ore", "ora", "uur", "時間", "小时", "小時", "个小时", "個小時")  # fmt: skip
+FREE_WORDS = r"gratuit[a-z]*|gratis|kostenlos|kostenfrei|(?<!feel )free(?! to\b)|無料|免费|免費"
+CJK_MERIDIEM = {"午前": "a", "上午": "a", "早上": "a", "午後": "p", "下午": "p", "晚上": "p", "中午": "p"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What a unit word after a number means: the kind, a factor to the canonical unit, its name."""
+
+    kind: str
+    factor: int = 1
+    name: str = ""
+
+
+def _units(kind: str, factor: int, name: str, words: Iterable[str]) -> dict[str, Unit]:
+    return dict.fromkeys(words, Unit(kind, factor, name))
+
+
+UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 code
+    **_units("price", 1, "EUR", ("€", "eur", "euro", "euros", "ユーロ", "欧元", "歐元")),
+    **_units("price", 1, "USD", ("$", "usd", "dollar", "dollars", "ドル", "美元")),
+    **_units("price", 1, "GBP", ("£", "gbp")),
+    **_units("price", 1, "CHF", ("chf",)),
+    **_units("price", 1, "JPY", ("円",)),
+    **_units("price", 1, "CNY", ("元",)),
+    **_units("duration", 1, "", MINUTE_WORDS),
+    **_units("duration", 60, "", HOUR_WORDS),
+    **_units("duration", 1440, "", ("jour", "jours", "day", "days", "dia", "dias", "tag", "tage", "tagen",
+                                   "giorno", "giorni", "dag", "dagen", "日間", "天")),
+    **_units("duration", 10080, "", ("semaine", "semaines", "week", "weeks", "semana", "semanas", "woche",
+                                    "wochen", "settimana", "settimane", "weken", "週間", "星期", "个星期",
+                                    "周")),
+    **_units("distance", 1, "m", ("m", "metre", "metres", "meter", "meters", "metro", "metros", "metri",
+                                 "メートル", "米")),
+    **_units("distance", 1000, "m", ("km", "kilometre", "kilometres", "kilometer", "kilometers", "kilometro",
+                                    "kilometros", "quilometro", "quilometros", "chilometro", "chilometri",
+                                    "キロメートル", "キロ", "公里", "千米")),
+    **_units("distance", 1, "mi", ("mi", "mile", "miles")),
+    **_units("area", 1, "m2", ("m2", "qm", "quadratmeter", "metre carre", "metres carres", "square metres",
+                              "square meters", "metros cuadrados", "metros quadrados", "metri quadrati",
+                              "vierkante meter", "平方メートル", "平方米")),
+    **_units("area", 10_000, "m2", ("ha", "hectare", "hectares", "hektar", "ettaro", "ettari", "hectarea",
+                                   "hectareas", "ヘクタール", "公顷", "公頃")),
+    **_units("area", 1_000_000, "m2", ("km2", "square kilometres", "square kilometers", "平方公里",
+                                      "平方キロメートル")),
+    **_units("area", 4047, "m2", ("acre", "acres")),
+    **_units("age", 1, "", ("an", "ans", "year", "years", "jahr", "jahre", "jahren", "ano", "anos", "anno",
+                           "anni", "jaar", "jaren", "歳", "才", "岁", "周岁", "週歲")),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Form:
+    """One way of writing a value: its group name in the scan pattern and how it starts."""
+
+    name: str
+    pattern: str
+    digit_first: bool = True  # starts with a digit (after ``START``); else at a word's start
+    has_digit: bool = True  # holds a digit: a word-first form is tried only where one comes soon
+
+
+def alternation(words: Iterable[str]) -> str:
+    """Literal words as one trie-shaped pattern ("m(?:etres?|i)?"): fast, and the longest word wins."""
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict[str, dict]) -> str:
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 and len(branches[0]) == 1 else f"(?:{'|'.join(branches)})"
+        return body + "?" if "" in node else body
+
+    return emit(trie)
+
+
+@functools.lru_cache(maxsize=1)
+def month_numbers() -> dict[str, int]:
+    """Folded month names of the nine languages -> month number, from Babel: the wide names, the
+    abbreviations written with a full stop ("janv.", "Okt."), and the English ones ("Jan")."""
+    names: dict[str, int] = {}
+    for language in SUPPORTED_LANGUAGES:
+        for context in ("format", "stand-alone"):
+            for number, name in get_month_names("wide", context, locale=language).items():
+                if (folded := fold_accents(name)).isalpha() and folded.isascii():  # "1月" is read as digits
+                    names.setdefault(folded, number)
+    for language in SUPPORTED_LANGUAGES:  # "janv.", "Okt.": an abbreviation with its full stop only
+        for number, name in get_month_names("abbreviated", locale=language).items():
+            if (folded := fold_accents(name)).endswith(".") and folded[:-1].isalpha():
+                names.setdefault(folded, number)
+    for number, name in get_month_names("abbreviated", locale="en").items():  # "Jan 1"
+        names.setdefault(fold_accents(name), number)
+    return names
+
+
+def _english_months() -> list[str]:
+    """English month names: English is the one language that writes the month before the day."""
+    names = [
+        *get_month_names("wide", locale="en").values(),
+        *get_month_names("abbreviated", locale="en").values(),
+    ]
+    return [fold_accents(name) for name in names]
+
+
+def _cjk_clock(name: str) -> str:
+    """A clock time in Japanese or Chinese: "9時", "9時30分", "9点半" ("9時間" is a duration)."""
+    return (
+        rf"(?P<{name}_h>[0-9]{{1,2}}) ?(?P<{name}_unit>[時时点點])(?!間)"
+        rf"(?: ?(?P<{name}_m>[0-9]{{1,2}}) ?分|(?P<{name}_half>半))?"
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def forms() -> tuple[Form, ...]:
+    """Every written form, in the order they are tried at one position."""
+    n, months = NUMBER, alternation(month_numbers())
+
+    def year(form: str) -> str:
+        return rf"(?P<{form}_y>[0-9]{{4}})(?![0-9])"
+
+    def clock(form: str, after: str) -> str:  # "9:30", "9.30", "9 h 30", "9 Uhr 30": hour, then `after`
+        return rf"(?P<{form}_h>[0-9]{{1,2}}){after}"
+
+    not_a_time = r"(?! ?(?:h(?![a-z])|:[0-9]|[.,][0-9]|uhr|uur|am(?![a-z])|pm(?![a-z])|a\.m|p\.m|時|点|€|%))"
+    minutes = r"(?: ?(?P<{}_m>[0-9]{{2}})(?![0-9]))?"
+    return (
+        Form("phonefr", r"0[1-9](?:[ .-]?[0-9]{2}){4}(?![0-9])"),
+        Form("phoneplus", r"\+33 ?(?:\(0\) ?)?[1-9](?:[ .-]?[0-9]{2}){4}(?![0-9])", False),
+        Form("phoneintl", r"\+[1-9][0-9]{0,2}(?:[ .-]?[0-9]{1,4}){2,6}(?![0-9])", False),
+        Form("pricepre", rf"(?P<pricepre_unit>€|\$|£|eur|usd|gbp|chf) ?(?P<pricepre_n>{n})", False),
+        Form("free", rf"(?<!-)(?:{FREE_WORDS})(?![a-z])", False, False),
+        Form("dateiso", rf"{year('dateiso')}-(?P<dateiso_m>[0-9]{{2}})-(?P<dateiso_d>[0-9]{{2}})(?![0-9])"),
+        Form("datenum", rf"(?P<datenum_d>[0-9]{{1,2}})/(?P<datenum_m>[0-9]{{1,2}})/{year('datenum')}"),
+        Form(
+            "dmy",
+            rf"(?P<dmy_d>[0-9]{{1,2}}){ORDINAL} ?(?:de |del |of (?:the )?)?"
+            rf"(?P<dmy_unit>(?P<dmy_m>{months})(?![a-z])(?:,? (?:de |del )?{year('dmy')})?)",
+        ),
+        Form(
+            "mdy",
+            rf"(?P<mdy_unit>{alternation(_english_months())})\.? (?P<mdy_d>[0-9]{{1,2}})(?:st|nd|rd|th)?"
+            rf"(?![0-9]){not_a_time}(?:,? {year('mdy')})?",
+            False,
+        ),
+        Form("my", rf"(?P<my_m>{months}) (?:de |del )?{year('my')}", False),
+        Form(
+            "datecjk",
+            r"(?:(?P<datecjk_y>[0-9]{4}) ?年 ?)?(?P<datecjk_m>[0-9]{1,2}) ?月 ?"
+            r"(?:(?P<datecjk_d>[0-9]{1,2}) ?[日号號])?",
+        ),
+        Form(
+            "durhm",
+            rf"(?P<durhm_h>{n}) ?(?:{alternation((*HOUR_WORDS, 'h'))})(?![a-z]) ?(?:(?:and|et|y|e|und|en) )?"
+            rf"(?P<durhm_m>[0-9]{{1,2}}) ?(?:{alternation(MINUTE_WORDS)})(?![a-z])",
+        ),
+        Form(
+            "clock",
+            clock("clock", rf":(?P<clock_m>[0-9]{{2}})(?![0-9])(?: ?(?P<clock_unit>{AMPM}))?")
+            + r"(?: ?(?:uhr|uur|h)(?![a-z]))?",
+        ),
+        Form(
+            "clockdot",
+            clock("clockdot", rf"\.(?P<clockdot_m>[0-9]{{2}}) ?(?P<clockdot_unit>{AMPM}|uhr|uur|h(?![a-z]))"),
+        ),
+        Form("clockh", clock("clockh", r" ?(?P<clockh_unit>h)(?![a-z])" + minutes.format("clockh"))),
+        Form("clockampm", clock("clockampm", rf" ?(?P<clockampm_unit>{AMPM})")),
+        Form(
+            "clockuhr", clock("clockuhr", r" ?(?P<clockuhr_unit>uhr)(?![a-z])" + minutes.format("clockuhr"))
+        ),
+        Form("clockore", r"ore " + clock("clockore", r"(?:[.:](?P<clockore_m>[0-9]{2}))?(?![0-9])"), False),
+        Form("clockcjk", _cjk_clock("clockcjk")),
+        Form(
+            "clockcjkap",
+            rf"(?P<clockcjkap_ap>{alternation(CJK_MERIDIEM)}) ?{_cjk_clock('clockcjkap')}",
+            False,
+        ),
+        Form(
+            "measure",
+            rf"(?P<measure_n>{n}) ?(?P<measure_unit>{alternation(UNITS)})(?![a-z0-9])"
+            r"(?:(?:(?<=heure)|(?<=heures)) (?P<measure_m>[0-9]{2})(?![0-9]))?",  # "9 heures 30"
+        ),
+        Form("year", r"(?P<year_y>1[0-9]{3}|20[0-9]{2})(?![0-9]|[.,][0-9])(?: ?年)?"),
+        Form(  # a number before a word (not "9 to"), or before a CJK counter ("357枚", not "9至")
+            "count",
+            rf"(?P<count_n>{n})(?: (?!{CONNECTOR}(?![a-z]))[^\W\d_]{{3,}}"
+            r"|(?![至到])[\u30a0-\u30ff\u3400-\u9fff])",
+        ),
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def scan_pattern() -> re.Pattern[str]:
+    """All forms as one pattern, each under its own group name, each tried only where it can start."""
+
+    def alternatives(digit_first: bool, has_digit: bool) -> str:
+        chosen = [f for f in forms() if f.digit_first == digit_first and f.has_digit == has_digit]
+        return "|".join(f"(?P<{form.name}>{form.pattern})" for form in chosen)
+
+    return re.compile(
+        rf"{START}(?=[0-9])(?:{alternatives(True, True)})"
+        rf"|(?<![a-z0-9])(?=[^\s0-9])(?:{alternatives(False, False)}"
+        rf"|(?=[^0-9\n]{{0,15}}[0-9])(?:{alternatives(False, True)}))"  # "septiembre de 2025"
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def form_groups() -> dict[str, tuple[str, ...]]:
+    """Each form's own groups, without the form's prefix ("measure_n" -> "n")."""
+    names = scan_pattern().groupindex
+    return {
+        form.name: tuple(
+            name.removeprefix(f"{form.name}_") for name in names if name.startswith(f"{form.name}_")
+        )
+        for form in forms()
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def lone_number() -> re.Pattern[str]:
+    """A number, with an ordinal mark ("1er", "2nd") if it has one."""
+    return re.compile(rf"{START}(?P<n>{NUMBER}){ORDINAL}")
+
+
+@functools.lru_cache(maxsize=1)
+def range_connector() -> re.Pattern[str]:
+    """What stands between the two ends of a range."""
+    return re.compile(rf" ?{CONNECTOR} ?")
+
+
+class _FoldTable(dict[int, str]):
+    """Per character fold for ``str.translate``: one character stays one character."""
+
+    def __missing__(self, code: int) -> str:
+        folded = fold_accents(chr(code))
+        self[code] = value = folded if len(folded) == 1 else chr(code)
+        return value
+
+
+_FOLD = _FoldTable()
+
+
+def fold(text: str) -> str:
+    """``text`` lower-case without accents, each character in its place (offsets are kept)."""
+    return text.translate(_FOLD)

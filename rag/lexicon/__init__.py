@@ -1,0 +1,1 @@
+"""One module per vocabulary: languages, scripts, folding, transport modes and dates."""

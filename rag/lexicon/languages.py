@@ -1,0 +1,21 @@
+"""The languages the assistant replies in, their English names, and reading a locale tag as one of them."""
+
+from __future__ import annotations
+
+SUPPORTED_LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
+DEFAULT_LANGUAGE = "en"
+UNSPACED_LANGUAGES = frozenset({"ja", "zh"})  # written without spaces between words
+PASSAGE_LANGUAGES = (
+    "fr",
+    "en",
+)  # the knowledge base's languages: dates and values in passages are read in them
+LANGUAGE_NAMES = {
+    "fr": "French", "en": "English", "es": "Spanish", "de": "German", "it": "Italian",
+    "pt": "Portuguese", "nl": "Dutch", "ja": "Japanese", "zh": "Chinese",
+}  # fmt: skip
+
+
+def supported_language(tag: str | None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The supported language a locale tag names ("pt-BR" -> "pt", "zh_Hant" -> "zh"), else ``default``."""
+    code = (tag or "").strip().lower().replace("_", "-").split("-")[0]
+    return code if code in SUPPORTED_LANGUAGES else default
