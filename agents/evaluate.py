@@ -9,7 +9,7 @@ from typing import Any
 
 from agents.answer.citations import CITATION_GROUP, cited_numbers
 from agents.answer.qualifiers import weekdays_named
-from agents.answer.stated_values import states_all
+from agents.answer.value_extract import extract_values, text_readings
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
@@ -56,18 +56,26 @@ def headline_lines(answer: str) -> list[str]:
 def headline_right(lines: list[str], aspects: list[list[str]], language: str) -> bool:
     """Whether every headline line holds one of the question's answer aspects: one of its strings
     found in the line as the eval README normalises text, or every value of one of them stated in
-    the line in the visitor's way ("de 8h à 18h" in "08:00 – 18:00"; ``stated_values``), or each
+    the line in the visitor's way ("de 8h à 18h" in "08:00 – 18:00", read by the value check's
+    ``value_extract``), or each
     weekday it names named in the line ("samedis, dimanches" in "zaterdag, zondag")."""
     return bool(lines) and all(
         any(
             found_aspects([[alternative]], [line])[0]
-            or states_all(alternative, line, language)
+            or states_values(alternative, line)
             or (bool(weekdays_named(alternative)) and weekdays_named(alternative) <= weekdays_named(line))
             for aspect in aspects
             for alternative in aspect
         )
         for line in lines
     )
+
+
+def states_values(expected: str, shown: str) -> bool:
+    """Whether ``shown`` states every value ``expected`` states, in any writing ("8 mars 1876" in
+    "March 8, 1876"); counts alone do not count (any number would pass for one)."""
+    values = [v for v in extract_values(expected) if v.kind != "count"]
+    return bool(values) and all(v.readings & text_readings(shown) for v in values)
 
 
 def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred) -> dict[str, Any]:

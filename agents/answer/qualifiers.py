@@ -200,3 +200,17 @@ def weekdays_named(text: str) -> set[int]:
     days = _calendar_names()[1]
     names = (_singular(m.group(), days) for m in _calendar_pattern().finditer(fold_accents(text)))
     return {days[name] for name in names if name in days}
+
+
+def value_clauses(text: str, spans: Sequence[tuple[int, int]], connectors: Sequence[str]) -> list[str]:
+    """Each value's clause; values joined only by a connector or a range word ("entre 1762 et
+    1768", "de 9h à 18h") share one."""
+    joining = "|".join(re.escape(w) for w in [*connectors, "à", "au", "to", "-", "–"])
+    groups: list[list[tuple[int, int]]] = []
+    for span in spans:
+        if groups and re.fullmatch(rf"\s*(?:{joining})?\s*", text[groups[-1][-1][1] : span[0]], re.I):
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+    bounds = [clause(text, group[0][0], group[-1][1], connectors) for group in groups]
+    return [text[a:b] for group, (a, b) in zip(groups, bounds, strict=True) for _ in group]

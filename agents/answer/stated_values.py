@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -304,28 +303,3 @@ def _measure(kind: str, amount: float, locale: str) -> str:
 
 def _plain(number: float) -> float | int:
     return int(number) if number == int(number) else number
-
-
-# --- comparing values ------------------------------------------------------------------------
-
-
-def states_all(expected: str, shown: str, language: str, expected_language: str = "fr") -> bool:
-    """Whether ``shown`` (in ``language``) states every value of some kind that ``expected`` states
-    ("de 8h à 18h" in "08:00 – 18:00 · 20:30"; "8 mars 1876" in "March 8, 1876"); counts are not
-    compared (any number would pass for one)."""
-    for kind in KINDS[:-1]:
-        wanted = stated_values(kind, expected, expected_language)
-        if wanted and all(_agrees(w, stated_values(kind, shown, language)) for w in wanted):
-            return True
-    return False
-
-
-def _agrees(wanted: StatedValue, shown: Sequence[StatedValue]) -> bool:
-    if wanted.kind == "hours":  # every time of the wanted value is a time shown
-        times = {t for value in shown for t in value.key if t is not None}
-        return all(t in times for t in wanted.key if t is not None)
-    if wanted.kind == "date":  # the parts the wanted date gives agree ("juillet 1778" ~ "July 1778")
-        return any(
-            all(w is None or w == s for w, s in zip(wanted.key, value.key, strict=True)) for value in shown
-        )
-    return any(abs(float(wanted.key[0] or 0) - float(value.key[0] or 0)) < 1e-6 for value in shown)

@@ -11,8 +11,9 @@
    its terms in the sentence's language, the passage's headings count half), whether it holds a
    value of the kind asked for (``rag.answer_types``), and its passage's retrieval score. Only the
    best candidates by the cheap signals are embedded (about 50 ms a sentence on 2 cores).
-4. **Verdict.** A part is answered from ``ANSWER_THRESHOLD`` on and searched again below
-   ``SEARCH_MORE_BELOW``: both chosen on the "tune" half of the development questions and checked
+4. **Verdict.** A part is answered when its calibrated answerability (``answerability.py``) reaches
+   ``ANSWERABLE_FROM`` and a sentence scores ``ANSWER_THRESHOLD``; it is searched again below
+   ``SEARCH_MORE_BELOW``: all chosen on the "tune" half of the development questions and checked
    on the other half (benchmarks/offline_reader_tuning.py, docs/agent.md).
 """
 
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agents.answer.visitor_terms import roles
 from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types, type_match
 from rag.bm25 import tokenizer_for
@@ -39,7 +41,7 @@ from rag.sentences import labelled_sentences
 Embed = Callable[[Sequence[str]], np.ndarray]
 Need = frozenset[tuple[str, ...]]  # met by any of its terms, a term being a tuple of stems
 
-ANSWER_THRESHOLD, SEARCH_MORE_BELOW = 0.55, 0.8
+ANSWER_THRESHOLD, SEARCH_MORE_BELOW, ANSWERABLE_FROM = 0.55, 0.8, 0.35
 QUOTED_PER_PART, CLOSE_TO_BEST = 3, 0.7  # quoted: the best sentences scoring within 70 % of the first
 WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "retrieval": 0.1}
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
@@ -73,6 +75,8 @@ class PartReading:
     part: str
     kinds: list[AnswerType]
     ranked: list[tuple[float, Candidate]] = field(default_factory=list)
+    closeness: dict[int, float] = field(default_factory=dict)  # embedder closeness by candidate position
+    answerable: float = 1.0  # the calibrated probability that the evidence answers it
 
     @property
     def score(self) -> float:
@@ -80,7 +84,7 @@ class PartReading:
 
     @property
     def answered(self) -> bool:
-        return self.score >= ANSWER_THRESHOLD
+        return self.answerable >= ANSWERABLE_FROM and self.score >= ANSWER_THRESHOLD
 
     @property
     def settled(self) -> bool:
@@ -213,7 +217,7 @@ def concepts_and_words(part: str, language: str) -> tuple[list[Concept], list[st
     glossary = load_glossary()
     found = glossary.find(part, [language, "en"]) if glossary else []
     outside = "".join(" " if any(a <= i < b for _, a, b in found) else c for i, c in enumerate(fold(part)))
-    asking = phrases()["cues"]["question_concepts"]
+    asking = roles()["question"]
     concepts = [concept for concept, _, _ in found if concept.terms.get("en", ("",))[0] not in asking]
     return concepts, content_words(outside, language)
 
@@ -275,6 +279,8 @@ def read_parts(
     for reading, scores, close in zip(readings, cheap, dense, strict=True):
         total = [s + WEIGHTS["dense"] * d for s, d in zip(scores, close, strict=True)]
         reading.ranked = sorted(zip(total, pool, strict=True), key=lambda item: -item[0])
+        if embed_queries is not None and vectors is not None:  # left empty when nothing is embedded
+            reading.closeness = {c.position: d for c, d in zip(pool, close, strict=True)}
     return readings
 
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.answer.model import AnswerKind
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline import reader, router
+from agents.offline.answerability import answerability
 from agents.offline.headline import headline
 from agents.offline.phrases import phrases, replies
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
+
+RELATED = 2
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Reading:
                     if router.names_places(places, f"{c.label} {c.text}")
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
+            part.answerable = answerability(part, pool, asked_in)
         return cls(brief, readings, summaries, pool)
 
 
@@ -70,13 +75,35 @@ def critique(reading: Reading) -> dict[str, Any]:
     return {"sufficient": True, "reason": "The evidence answers every part of the question."}
 
 
+def answer_kind(reading: Reading) -> AnswerKind:
+    """ "answered" when every part is (or a tool answered a question without one), "partial" when
+    some are, "not_found" when the knowledge base answers none and no tool answered."""
+    answered = sum(part.answered for part in reading.parts)
+    if answered == len(reading.parts) and (answered or reading.summaries):
+        return "answered"
+    return "partial" if answered or reading.summaries else "not_found"
+
+
+def related(reading: Reading) -> list[reader.Candidate]:
+    """For an answer the knowledge base does not give: the closest sentences (one per passage, at
+    most ``RELATED``), offered as related, not as the answer."""
+    if answer_kind(reading) != "not_found":
+        return []
+    ranked = sorted((pair for part in reading.parts for pair in part.ranked), key=lambda pair: -pair[0])
+    by_passage = {c.number: c for _, c in reversed(ranked)}  # each passage's best sentence
+    return sorted(by_passage.values(), key=lambda c: -max(s for s, o in ranked if o is c))[:RELATED]
+
+
 def synthesis(reading: Reading) -> str:
-    """The tools' summaries, each part's key value, the quoted sentences; or an abstention."""
+    """The tools' summaries, each part's key value, the quoted sentences; or, when the knowledge
+    base does not answer, that plain sentence and the closest passages as related."""
     language = reading.brief.language or "en"
     words, url = replies(language), phrases()["official_website"]
     answered = [part for part in reading.parts if part.answered]
-    if not answered and not reading.summaries:
-        return words["abstain"].format(url=url)
+    if answer_kind(reading) == "not_found":
+        nearby = "\n".join(f"- {_quote(c)} [{c.number}]" for c in related(reading))
+        closest = words["related"].format(note=_quoted_note(related(reading), language))
+        return "\n\n".join([words["abstain"].format(url=url), *([closest, nearby] if nearby else [])])
     sections = (
         ["\n".join([words["tools"], *(f"- “{s}”" for s in reading.summaries)])] if reading.summaries else []
     )

@@ -17,6 +17,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall
 
+from agents.answer.visitor_terms import roles
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline.phrases import cues, phrases, replies, word_set
@@ -136,7 +137,7 @@ def names_visit_topic(part: str, language: str) -> bool:
     """Whether a weather or travel part also asks about the visit ("if it rains, is the show
     cancelled?"): it names a glossary concept that is not weather, a date, a place or transport."""
     glossary = load_glossary()
-    ignored = {*phrases()["cues"]["not_visit_topics"], *phrases()["cues"]["question_concepts"]}
+    ignored = {*phrases()["cues"]["not_visit_topics"], *roles()["question"]}
     tool_cues = [cues(name) for name in ("weather", "dates", "places", "mode", "get_there")]
     for concept, _, _ in glossary.find(part, [language, "en"]) if glossary else []:
         terms = [term for values in concept.terms.values() for term in values]
