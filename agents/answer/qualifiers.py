@@ -17,10 +17,9 @@ from functools import lru_cache
 from babel.dates import format_interval, get_day_names, get_month_names
 
 from agents.answer.stated_values import stated_values, written
-from agents.answer.visitor_terms import concept_name, visitor_term
+from agents.answer.visitor_terms import concept_name, found_in, visitor_term
 from rag.lexicon.folding import fold_accents
 from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
-from rag.query_expansion import load_glossary
 
 _CLAUSE_END = re.compile(r"[.;:()\[\]|•,]")
 _RANGE = re.compile(r"\s*(?:-|–|à|au|to|until|till|bis|al|a)\s*", re.IGNORECASE)
@@ -33,12 +32,7 @@ def qualifiers(
     """For each value span of ``text`` (in order), its qualifiers written in ``language``: glossary
     concepts named in ``names``, months and weekdays; a concept of ``stops`` ("closed") ends them
     ("9h-18h30, fermé le lundi": Monday does not qualify the hours)."""
-    glossary = load_glossary()
-    ends = [
-        s
-        for c, s, _ in (glossary.find(text, [source_language]) if glossary else [])
-        if concept_name(c) in stops
-    ]
+    ends = [s for c, s, _ in found_in(text, [source_language]) if concept_name(c) in stops]
     found: list[list[str]] = []
     for index, (start, end) in enumerate(spans):
         following = min(
@@ -66,8 +60,7 @@ def _words(window: str, source_language: str, language: str, names: Collection[s
     if not window.strip():
         return []
     hits: list[tuple[int, int, str]] = []
-    glossary = load_glossary()
-    for concept, start, end in glossary.find(window, [source_language]) if glossary else []:
+    for concept, start, end in found_in(window, [source_language]):
         if concept_name(concept) in names:
             hits.append((start, end, visitor_term(concept, language)))
     hits += calendar_words(window, language, source_language)

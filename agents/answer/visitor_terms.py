@@ -35,16 +35,26 @@ def roles() -> dict[str, Any]:
         return tomllib.load(file)
 
 
+def found_in(text: str, languages: Sequence[str]) -> list[tuple[Concept, int, int]]:
+    """(concept, start, end) of the glossary concepts ``text`` names in ``languages``; remembered,
+    since a turn reads the same sentences two to four times (a look-up tries every term)."""
+    return list(_found(text, tuple(languages)))
+
+
+@lru_cache(maxsize=8192)
+def _found(text: str, languages: tuple[str, ...]) -> tuple[tuple[Concept, int, int], ...]:
+    glossary = load_glossary()
+    return tuple(glossary.find(text, languages)) if glossary else ()
+
+
 def named_in(text: str, languages: Sequence[str]) -> list[Concept]:
     """Every glossary concept ``text`` names in ``languages``."""
-    glossary = load_glossary()
-    return [concept for concept, _, _ in glossary.find(text, languages)] if glossary else []
+    return [concept for concept, _, _ in found_in(text, languages)]
 
 
 def unambiguous_in(text: str, languages: Sequence[str]) -> list[Concept]:
     """The concepts ``text`` names, a term two concepts share ("restauration", "パスポート") left out."""
-    glossary = load_glossary()
-    found = glossary.find(text, languages) if glossary else []
+    found = found_in(text, languages)
     spans = [(start, end) for _, start, end in found]
     return [concept for concept, start, end in found if spans.count((start, end)) == 1]
 

@@ -24,6 +24,7 @@ from agents.answer.qualifiers import calendar_words, clause, months_covered, qua
 from agents.answer.stated_values import StatedValue, stated_values, written
 from agents.answer.visitor_terms import (
     concept_name,
+    found_in,
     is_subject,
     named_in,
     roles,
@@ -33,7 +34,7 @@ from agents.answer.visitor_terms import (
 )
 from agents.offline import reader
 from agents.offline.phrases import phrases, replies
-from rag.query_expansion import Concept, load_glossary
+from rag.query_expansion import Concept
 
 MAX_VALUES = 3
 HEADLINE_FROM = 0.5  # the part's answerability (a calibrated probability): more likely than not
@@ -120,8 +121,7 @@ def _stated(kind: str, candidate: reader.Candidate) -> list[StatedValue]:
     ("fermé le lundi", not "ferme à 18 h 30": a time there is a closing time)."""
     if kind != "closed":
         return stated_values(kind, candidate.text, candidate.language)[:MAX_VALUES]
-    glossary = load_glossary()
-    for concept, start, _ in glossary.find(candidate.text, [candidate.language]) if glossary else []:
+    for concept, start, _ in found_in(candidate.text, [candidate.language]):
         said = candidate.text[start : clause(candidate.text, start, start, [])[1]]
         days = not stated_values("hours", said, candidate.language) and calendar_words(
             said, "en", candidate.language

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.answer.visitor_terms import roles
+from agents.answer.visitor_terms import found_in, roles
 from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types, type_match
 from rag.bm25 import tokenizer_for
@@ -214,8 +214,7 @@ def follower(candidate: Candidate, pool: Sequence[Candidate]) -> Candidate | Non
 def concepts_and_words(part: str, language: str) -> tuple[list[Concept], list[str]]:
     """The glossary concepts ``part`` names (those that only ask "when", "how many"... left out) and
     its other topic words."""
-    glossary = load_glossary()
-    found = glossary.find(part, [language, "en"]) if glossary else []
+    found = found_in(part, [language, "en"])
     outside = "".join(" " if any(a <= i < b for _, a, b in found) else c for i, c in enumerate(fold(part)))
     asking = roles()["question"]
     concepts = [concept for concept, _, _ in found if concept.terms.get("en", ("",))[0] not in asking]
