@@ -21,9 +21,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from agents.answer import sentences
 from agents.answer.visitor_terms import topics, unambiguous_in
 from agents.offline import reader
-from agents.offline.headline import around, leader
+from agents.reading.question_parts import concepts_and_words
 
 WEIGHTS = {"closeness": 3.228, "topics": 2.282, "words": 0.76, "score": 1.551}
 BIAS = -5.605
@@ -46,32 +47,32 @@ class Signals:
         return 1 / (1 + math.exp(-logit))
 
 
-def signals(part: reader.PartReading, pool: Sequence[reader.Candidate], language: str) -> Signals | None:
+def signals(part: reader.PartReading, pool: Sequence[sentences.Candidate], language: str) -> Signals | None:
     """The signals of ``part`` over ``pool``; None when no sentence is left to answer it."""
     if not part.ranked:
         return None
     best = [candidate for _, candidate in part.ranked[:TOP]]
     named = topics(unambiguous_in(part.part, [language, "en"]))
-    words = reader.concepts_and_words(part.part, language)[1]
+    words = concepts_and_words(part.part, language)[1]
     target = best[0].language
-    met = max(_share(reader.needs_of(named, [], target), [around(c, leader(c, pool))]) for c in best)
+    met = max(_share(sentences.needs_of(named, [], target), [sentences.around(c, pool)]) for c in best)
     everywhere = [c.stems | c.context for c in pool if c.language == target]
     return Signals(
         closeness=max(part.closeness.values(), default=0.0) if part.closeness else UNKNOWN_CLOSENESS,
         topics=met,
-        words=_share(reader.needs_of([], words, target), everywhere),
+        words=_share(sentences.needs_of([], words, target), everywhere),
         score=part.score,
     )
 
 
-def answerability(part: reader.PartReading, pool: Sequence[reader.Candidate], language: str) -> float:
+def answerability(part: reader.PartReading, pool: Sequence[sentences.Candidate], language: str) -> float:
     """The probability that the evidence answers ``part`` (0 when nothing is left to answer it)."""
     found = signals(part, pool, language)
     return found.probability() if found else 0.0
 
 
-def _share(needs: Sequence[reader.Need], stems: Sequence[frozenset[str]]) -> float:
+def _share(needs: Sequence[sentences.Need], stems: Sequence[frozenset[str]]) -> float:
     """The share of ``needs`` met by one of ``stems`` (1 when there is none to meet)."""
     if not needs:
         return 1.0
-    return sum(any(reader.met(need, s) for s in stems) for need in needs) / len(needs)
+    return sum(any(sentences.met(need, s) for s in stems) for need in needs) / len(needs)

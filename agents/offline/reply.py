@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.answer import sentences
+from agents.answer.headline import headline
 from agents.answer.model import AnswerKind
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline import reader, router
 from agents.offline.answerability import answerability
-from agents.offline.headline import headline
 from agents.offline.phrases import phrases, replies
+from agents.reading.question_parts import concepts_and_words, question_parts
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
 
@@ -25,17 +27,17 @@ class Reading:
     brief: Brief
     parts: list[reader.PartReading]
     summaries: list[str]
-    pool: list[reader.Candidate]
+    pool: list[sentences.Candidate]
 
     @classmethod
     def of(
         cls, brief: Brief, embed_queries: reader.Embed | None, vectors: PassageVectorCache | None
     ) -> Reading:
         asked_in = reply_language(brief.question, brief.language)
-        parts = reader.question_parts(brief.question, asked_in)
+        parts = question_parts(brief.question, asked_in)
         if summaries := [s for r in brief.tool_results if (s := r.summary.strip())]:
             parts = [p for p in parts if router.names_visit_topic(p, asked_in)]  # the tools answer the rest
-        pool = reader.candidates(brief.evidence, brief.kb_language)
+        pool = sentences.candidates(brief.evidence, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
             if places := router.other_places(part.part):  # found once per part, not per sentence
@@ -61,7 +63,7 @@ def gap_analysis(reading: Reading) -> dict[str, Any]:
 
 def follow_up_query(part: str, language: str, target: str) -> str:
     """The part's glossary concepts in the knowledge base's language, then its other topic words."""
-    concepts, words = reader.concepts_and_words(part, language)
+    concepts, words = concepts_and_words(part, language)
     terms = [concept.terms[target][0] for concept in concepts if concept.terms.get(target)]
     return " ".join(dict.fromkeys([*terms, *words])) or part
 
@@ -84,7 +86,7 @@ def answer_kind(reading: Reading) -> AnswerKind:
     return "partial" if answered or reading.summaries else "not_found"
 
 
-def related(reading: Reading) -> list[reader.Candidate]:
+def related(reading: Reading) -> list[sentences.Candidate]:
     """For an answer the knowledge base does not give: the closest sentences (one per passage, at
     most ``RELATED``), offered as related, not as the answer."""
     if answer_kind(reading) != "not_found":
@@ -121,8 +123,10 @@ def synthesis(reading: Reading) -> str:
     return "\n\n".join(sections)
 
 
-def _with_follower(best: list[reader.Candidate], pool: list[reader.Candidate]) -> list[reader.Candidate]:
-    after = reader.follower(best[0], pool) if best else None
+def _with_follower(
+    best: list[sentences.Candidate], pool: list[sentences.Candidate]
+) -> list[sentences.Candidate]:
+    after = sentences.follower(best[0], pool) if best else None
     return [best[0], after, *best[1:]] if after else best
 
 
@@ -133,12 +137,12 @@ def _key_facts(reading: Reading, parts: list[reader.PartReading], language: str)
     return list(dict.fromkeys(lines))
 
 
-def _quote(candidate: reader.Candidate) -> str:
+def _quote(candidate: sentences.Candidate) -> str:
     """The sentence in quotation marks, its label (a heading, a list item) quoted with it."""
     return f"“*{candidate.label}* — {candidate.text}”" if candidate.label else f"“{candidate.text}”"
 
 
-def _quoted_note(quoted: list[reader.Candidate], language: str) -> str:
+def _quoted_note(quoted: list[sentences.Candidate], language: str) -> str:
     names = phrases()["source_language_names"].get(language, phrases()["source_language_names"]["en"])
     others = [names.get(code, code) for code in dict.fromkeys(c.language for c in quoted) if code != language]
     return f" ({replies(language)['quoted'].format(language=', '.join(others))})" if others else ""

@@ -21,7 +21,7 @@ from agents.answer.visitor_terms import roles
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline.phrases import cues, phrases, replies, word_set
-from agents.offline.reader import question_parts
+from agents.reading.question_parts import question_parts
 from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer
 from rag.config import PROJECT_ROOT
 from rag.lexicon.dates import month_names

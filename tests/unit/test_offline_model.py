@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
+from agents.answer.sentences import candidates
 from agents.brief import Brief, briefed_system, read_brief
 from agents.offline import OfflineChatModel
-from agents.offline.reader import candidates, question_parts
+from agents.reading.question_parts import question_parts
 from agents.schemas import Critique, GapAnalysis
 from rag.passage import Passage
 

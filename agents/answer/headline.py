@@ -1,5 +1,8 @@
 """The headline of an answered part: its asked values, qualified, from a sentence about its subject.
 
+Any reader that ranks the evidence's sentences for a question part (``RankedPart``: the offline
+model's ``agents.offline.RankedPart``) gets a headline from it.
+
 "**Price**: €21 (full price) · €13 (reduced rate) [1]" is shown only when every test holds:
 - the part asks for that kind of value: a date only when it asks when, times of day only when it
   asks about opening, closing days when it asks when a place is closed (``asked_by`` in
@@ -19,8 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
+from agents.answer import sentences
 from agents.answer.qualifiers import calendar_words, clause, months_covered, qualifiers, value_clauses
+from agents.answer.sentences import Candidate
 from agents.answer.stated_values import StatedValue, stated_values, written
 from agents.answer.visitor_terms import (
     concept_name,
@@ -32,13 +38,24 @@ from agents.answer.visitor_terms import (
     topics,
     unambiguous_in,
 )
-from agents.offline import reader
 from agents.offline.phrases import phrases, replies
+from agents.reading.question_parts import concepts_and_words
+from rag.answer_types import AnswerType
 from rag.query_expansion import Concept
 
 MAX_VALUES = 3
 HEADLINE_FROM = 0.5  # the part's answerability (a calibrated probability): more likely than not
 KINDS = ("price", "hours", "closed", "date", "duration", "phone", "distance", "age", "area")  # specific first
+
+
+class RankedPart(Protocol):
+    """A question part as a reader ranked the evidence for it."""
+
+    part: str
+    kinds: list[AnswerType]
+    answerable: float  # the calibrated probability that the evidence answers it
+
+    def best(self) -> list[Candidate]: ...
 
 
 @dataclass(frozen=True)
@@ -55,9 +72,7 @@ class Headline:
         return f"**{labels.get(self.kind, self.kind)}**: {' · '.join(self.values)} [{self.number}]"
 
 
-def headline(
-    part: reader.PartReading, question: str, pool: Sequence[reader.Candidate], language: str
-) -> Headline | None:
+def headline(part: RankedPart, question: str, pool: Sequence[Candidate], language: str) -> Headline | None:
     """The headline of ``part`` (of ``question``) from its best sentences, or None; only for a part
     more likely answerable than not (a quote may show for less)."""
     if part.answerable < HEADLINE_FROM:
@@ -68,7 +83,7 @@ def headline(
     if not (needs := topics(unambiguous_in(part.part, languages))) and part.part != question:
         needs, named = topics(unambiguous_in(question, languages)), [*named, *named_in(question, languages)]
     asked = {id(c) for c in named}  # a term two concepts share may ask either ("パスポート")
-    words = reader.concepts_and_words(part.part, language)[1]
+    words = concepts_and_words(part.part, language)[1]
     for candidate in part.best():
         for kind in kinds:
             if values := _stated(kind, candidate):
@@ -83,7 +98,7 @@ def headline(
     return None
 
 
-def asked_kinds(part: reader.PartReading, named: Sequence[Concept]) -> list[str]:
+def asked_kinds(part: RankedPart, named: Sequence[Concept]) -> list[str]:
     """The kinds of value ``part`` asks for that a headline may show, most specific first."""
     names = {concept_name(c) for c in named}
     asked_by = roles()["asked_by"]
@@ -94,15 +109,16 @@ def asked_kinds(part: reader.PartReading, named: Sequence[Concept]) -> list[str]
 
 def answering(
     needs: Sequence[Concept], asked: set[int], kind: str, values: Sequence[StatedValue],
-    candidate: reader.Candidate, pool: Sequence[reader.Candidate],
+    candidate: Candidate, pool: Sequence[Candidate],
 ) -> list[StatedValue]:  # fmt: skip
     """The values of ``candidate`` that answer the part (see the module's tests)."""
-    before = leader(candidate, pool)
+    before = sentences.leader(candidate, pool)
     if not all(
-        reader.met(n, around(candidate, before)) for n in reader.needs_of(needs, [], candidate.language)
+        sentences.met(n, sentences.around(candidate, pool))
+        for n in sentences.needs_of(needs, [], candidate.language)
     ):
         return []
-    events = reader.needs_of([c for c in needs if not is_subject(c)], [], candidate.language)
+    events = sentences.needs_of([c for c in needs if not is_subject(c)], [], candidate.language)
     connectors = phrases()["connectors"].get(candidate.language, [])
     clauses = value_clauses(candidate.text, [(v.start, v.end) for v in values], connectors)
     frame = subjects_in(f"{candidate.label} {candidate.heading}", candidate.language)
@@ -112,11 +128,13 @@ def answering(
         value
         for value, text in zip(values, clauses, strict=True)
         if all(id(c) in asked for c in [*frame, *subjects_in(text, candidate.language)])
-        and (kind != "date" or all(reader.met(n, reader.stems(text, candidate.language)) for n in events))
+        and (
+            kind != "date" or all(sentences.met(n, sentences.stems(text, candidate.language)) for n in events)
+        )
     ]
 
 
-def _stated(kind: str, candidate: reader.Candidate) -> list[StatedValue]:
+def _stated(kind: str, candidate: Candidate) -> list[StatedValue]:
     """The values of ``kind`` the sentence states; for "closed", the clause naming closing days
     ("fermé le lundi", not "ferme à 18 h 30": a time there is a closing time)."""
     if kind != "closed":
@@ -131,9 +149,7 @@ def _stated(kind: str, candidate: reader.Candidate) -> list[StatedValue]:
     return []
 
 
-def _shown(
-    kind: str, values: Sequence[StatedValue], candidate: reader.Candidate, language: str
-) -> tuple[str, ...]:
+def _shown(kind: str, values: Sequence[StatedValue], candidate: Candidate, language: str) -> tuple[str, ...]:
     """The values as the headline writes them; opening hours with the closing days after them."""
     days = lambda said: ", ".join(w for _, _, w in calendar_words(said, language, candidate.language))  # noqa: E731
     if kind == "closed":
@@ -150,33 +166,19 @@ def _shown(
     return tuple(dict.fromkeys(shown))
 
 
-def _most_on_topic(
-    words: Sequence[str], kind: str, candidate: reader.Candidate, pool: Sequence[reader.Candidate]
-) -> bool:
+def _most_on_topic(words: Sequence[str], kind: str, candidate: Candidate, pool: Sequence[Candidate]) -> bool:
     """Whether no other sentence stating a value of ``kind`` meets more of the part's other words."""
-    needs = reader.needs_of([], words, candidate.language)
+    needs = sentences.needs_of([], words, candidate.language)
 
-    def met(other: reader.Candidate) -> int:
-        return sum(reader.met(need, around(other, leader(other, pool))) for need in needs)
+    def met(other: Candidate) -> int:
+        return sum(sentences.met(need, sentences.around(other, pool)) for need in needs)
 
     rivals = [c for c in pool if c.language == candidate.language and _stated(kind, c)]
     return all(met(candidate) >= met(rival) for rival in rivals)
 
 
-def _other_months(part: reader.PartReading, candidate: reader.Candidate) -> bool:
+def _other_months(part: RankedPart, candidate: Candidate) -> bool:
     """Whether the part asks about months the sentence's months leave out ("en décembre" against
     "du 1er avril au 31 octobre")."""
     asked, named = months_covered(part.part), months_covered(f"{candidate.label} {candidate.text}")
     return bool(asked and named and not asked & named)
-
-
-def leader(candidate: reader.Candidate, pool: Sequence[reader.Candidate]) -> reader.Candidate | None:
-    """The sentence before ``candidate`` in its passage and section (it often names the subject)."""
-    before = pool[candidate.position - 1] if candidate.position > 0 else None
-    same = before and (before.number, before.label) == (candidate.number, candidate.label)
-    return before if same else None
-
-
-def around(candidate: reader.Candidate, before: reader.Candidate | None) -> frozenset[str]:
-    """The stems of a sentence with its label, its passage's headings and the sentence before it."""
-    return candidate.stems | candidate.context | (before.stems if before else frozenset())
