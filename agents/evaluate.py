@@ -8,10 +8,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from agents.answer.citations import CITATION_GROUP, cited_numbers
+from agents.answer.qualifiers import weekdays_named
+from agents.answer.value_extract import extract_values, text_readings
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
 
+_HEADLINE = re.compile(r"^\*\*[^*\n]+\*\*:\s*(.+)$", re.MULTILINE)
 # A curly quotation runs to the last closing mark of its line: quoted passages quote titles in turn.
 _QUOTED = re.compile(r"«[^»]*»|“[^\n]*”|\"[^\"]*\"")
 Ask = Callable[[str, str], FinalAnswer | ErrorOccurred]
@@ -45,6 +48,36 @@ def rate(rows: Iterable[dict[str, Any]], key: str) -> float | None:
     return round(sum(values) / len(values), 3) if values else None
 
 
+def headline_lines(answer: str) -> list[str]:
+    """The bold headline lines of an answer ("**Price**: €21 (full price) [1]"), values only."""
+    return [CITATION_GROUP.sub("", line).strip() for line in _HEADLINE.findall(answer)]
+
+
+def headline_right(lines: list[str], aspects: list[list[str]], language: str) -> bool:
+    """Whether every headline line holds one of the question's answer aspects: one of its strings
+    found in the line as the eval README normalises text, or every value of one of them stated in
+    the line in the visitor's way ("de 8h à 18h" in "08:00 – 18:00", read by the value check's
+    ``value_extract``), or each
+    weekday it names named in the line ("samedis, dimanches" in "zaterdag, zondag")."""
+    return bool(lines) and all(
+        any(
+            found_aspects([[alternative]], [line])[0]
+            or states_values(alternative, line)
+            or (bool(weekdays_named(alternative)) and weekdays_named(alternative) <= weekdays_named(line))
+            for aspect in aspects
+            for alternative in aspect
+        )
+        for line in lines
+    )
+
+
+def states_values(expected: str, shown: str) -> bool:
+    """Whether ``shown`` states every value ``expected`` states, in any writing ("8 mars 1876" in
+    "March 8, 1876"); counts alone do not count (any number would pass for one)."""
+    values = [v for v in extract_values(expected) if v.kind != "count"]
+    return bool(values) and all(v.readings & text_readings(shown) for v in values)
+
+
 def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred) -> dict[str, Any]:
     """Per-question scores; an error counts as a failure on every criterion."""
     row: dict[str, Any] = {"id": question["id"], "lang": question.get("lang"), "type": question.get("type")}
@@ -60,6 +93,8 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
     row["citations_valid"] = in_answer == set(result.citations)
     if question.get("type") == "out_of_scope":
         row["abstention_ok"] = declined(result)
+    if lines := headline_lines(result.answer):
+        row["headline_ok"] = headline_right(lines, question.get("answers") or [], question.get("lang", ""))
     if question.get("answers") and question.get("type") in {"fact", "multi"}:
         row["facts_ok"] = all(found_aspects(question["answers"], [result.answer]))
     return row
@@ -82,6 +117,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "facts_in_answer_fact": rate(facts, "facts_ok"),
         "facts_in_answer_multi": rate([r for r in rows if r.get("type") == "multi"], "facts_ok"),
         "fact_questions_abstained": sum(1 for r in facts if r.get("abstained")),
+        "headline_precision": rate(rows, "headline_ok"),
+        "headlines_shown": sum(1 for r in rows if "headline_ok" in r),
         "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
         if answered
         else None,

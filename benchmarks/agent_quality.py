@@ -1,6 +1,10 @@
 """The agent on the development questions: tool choice, language, citations, abstention, facts.
 
-Usage: python -m benchmarks.agent_quality [--index DIR]   (index built by retrieval_quality)
+Usage: python -m benchmarks.agent_quality [--index DIR] [--questions FILE]
+(index built by retrieval_quality; questions: the shared development set, or data/eval/scope.jsonl,
+which has the same fields). Headline precision: among answers showing a bold headline value, the
+share whose every headline line holds one of the question's answer aspects, as text or as values
+read by the value check (agents/evaluate.headline_right).
 Uses the configured provider: the built-in offline model when no API key is set. The weather and
 travel tools stay offline (climate normals, distance estimates) unless TOOLS_OFFLINE is set
 otherwise, so that the figures do not depend on the network.
@@ -21,10 +25,11 @@ from rag.evaluate import read_jsonl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--index", type=Path, default=BENCH_INDEX)
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         service = offline_service(args.index, Path(folder))
-        rows = evaluate(read_jsonl(QUESTIONS), service.ask)
+        rows = evaluate(read_jsonl(args.questions), service.ask)
     summary = summarise(rows)
     summary["model"] = service.model_name
     by_half = {half: [r for r in rows if half_of(r["id"]) == half] for half in ("tune", "check")}
@@ -32,8 +37,8 @@ def main() -> None:
     print(json.dumps(summary, indent=2))
     keys = (
         "facts_in_answer_fr_fact", "facts_in_answer_fact", "facts_in_answer_multi", "abstention_out_of_scope",
-        "fact_questions_abstained", "citation_validity", "language", "tool_choice", "seconds_p50",
-        "graph_overhead_ms_p50",
+        "fact_questions_abstained", "headline_precision", "headlines_shown", "citation_validity", "language",
+        "tool_choice", "seconds_p50", "graph_overhead_ms_p50",
     )  # fmt: skip
     print(f"{'':26}" + "".join(f"{half:>8}" for half in halves))
     for key in keys:
@@ -63,7 +68,10 @@ def main() -> None:
             print(
                 row["id"], row.get("lang"), row.get("type"), "missed:", ", ".join(misses) or row.get("error")
             )
-    save_result("agent_quality", {"summary": summary, "halves": halves, "breakdown": tables, "rows": rows})
+    save_result(
+        f"agent_quality_{args.questions.stem}",
+        {"summary": summary, "halves": halves, "breakdown": tables, "rows": rows},
+    )
 
 
 if __name__ == "__main__":

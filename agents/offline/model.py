@@ -26,6 +26,7 @@ from agents.reading.request import TurnRequest
 from rag.embeddings import PassageVectorCache
 
 MODEL_NAME = "offline-extractive"
+ANSWER_KIND, RELATED = "answer_kind", "related"  # response_metadata keys: the answer's kind, related passages
 STRUCTURED = {
     "gap_analysis": ("GapAnalysis", reply.gap_analysis),
     "self_critique": ("Critique", reply.critique),
@@ -66,7 +67,10 @@ class OfflineChatModel(BaseChatModel):
         if brief.node in STRUCTURED:
             name, arguments = STRUCTURED[brief.node]
             return AIMessage(content="", tool_calls=[router.tool_call(name, arguments(reading), 0)])
-        return AIMessage(content=reply.synthesis(reading))
+        kind, related = reply.answer_kind(reading), [c.number for c in reply.related(reading)]
+        return AIMessage(
+            content=reply.synthesis(reading), response_metadata={ANSWER_KIND: kind, RELATED: related}
+        )
 
     def _read(self, messages: Sequence[BaseMessage], language: str) -> TurnRequest:
         """The last turn's request, read here when the brief carries none (a caller outside the
@@ -96,10 +100,12 @@ class OfflineChatModel(BaseChatModel):
             return
         pieces = message.text.split(" ")
         for index, piece in enumerate(pieces):
-            token = piece if index == len(pieces) - 1 else f"{piece} "
+            last = index == len(pieces) - 1
+            token = piece if last else f"{piece} "
             if run_manager is not None:
                 run_manager.on_llm_new_token(token)
-            yield ChatGenerationChunk(message=AIMessageChunk(content=token))
+            metadata = message.response_metadata if last else {}  # the kind rides on the last chunk
+            yield ChatGenerationChunk(message=AIMessageChunk(content=token, response_metadata=metadata))
 
 
 def _tool_names(tools: Any) -> set[str]:

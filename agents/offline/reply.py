@@ -8,16 +8,22 @@ from typing import Any
 from babel import Locale
 from babel.lists import format_list
 
+from agents.answer import sentences
+from agents.answer.headline import headline
+from agents.answer.model import AnswerKind
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline import reader
+from agents.offline.answerability import answerability
 from agents.offline.phrases import phrases, replies
 from agents.reading import slots
+from agents.reading.question_parts import concepts_and_words, question_parts
 from agents.tools.gazetteer import Gazetteer, Place
-from rag.answer_types import type_match, values_of
+from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
-from rag.lexicon.dates import rewrite_passage_date
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
+
+RELATED = 2
 
 
 @dataclass
@@ -27,18 +33,18 @@ class Reading:
     brief: Brief
     parts: list[reader.PartReading]
     summaries: list[str]
-    pool: list[reader.Candidate]
+    pool: list[sentences.Candidate]
 
     @classmethod
     def of(
         cls, brief: Brief, embed_queries: reader.Embed | None, vectors: PassageVectorCache | None
     ) -> Reading:
         asked_in = reply_language(brief.question, brief.language)
-        parts = reader.question_parts(brief.question, asked_in)
+        parts = question_parts(brief.question, asked_in)
         summaries = [s for r in brief.tool_results if (s := r.summary.strip())]
         if summaries and not (brief.request and "knowledge_base" in brief.request.topics):
             parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
-        pool = reader.candidates(brief.evidence, brief.kb_language)
+        pool = sentences.candidates(brief.evidence, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
             if places := other_places(part.part, asked_in):  # found once per part, not per sentence
@@ -47,6 +53,7 @@ class Reading:
                     if all(Gazetteer.mentions(f"{c.label} {c.text}", place) for place in places)
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
+            part.answerable = answerability(part, pool, asked_in)
         return cls(brief, readings, summaries, pool)
 
 
@@ -69,7 +76,7 @@ def gap_analysis(reading: Reading) -> dict[str, Any]:
 
 def follow_up_query(part: str, language: str, target: str) -> str:
     """The part's glossary concepts in the knowledge base's language, then its other topic words."""
-    concepts, words = reader.concepts_and_words(part, language)
+    concepts, words = concepts_and_words(part, language)
     terms = [concept.terms[target][0] for concept in concepts if concept.terms.get(target)]
     return " ".join(dict.fromkeys([*terms, *words])) or part
 
@@ -81,6 +88,25 @@ def critique(reading: Reading) -> dict[str, Any]:
     if missing := [p.part for p in reading.parts if not p.settled]:
         return {"sufficient": False, "reason": f"The evidence does not answer: {'; '.join(missing)}."}
     return {"sufficient": True, "reason": "The evidence answers every part of the question."}
+
+
+def answer_kind(reading: Reading) -> AnswerKind:
+    """ "answered" when every part is (or a tool answered a question without one), "partial" when
+    some are, "not_found" when the knowledge base answers none and no tool answered."""
+    answered = sum(part.answered for part in reading.parts)
+    if answered == len(reading.parts) and (answered or reading.summaries):
+        return "answered"
+    return "partial" if answered or reading.summaries else "not_found"
+
+
+def related(reading: Reading) -> list[sentences.Candidate]:
+    """For an answer the knowledge base does not give: the closest sentences (one per passage, at
+    most ``RELATED``), offered as related, not as the answer."""
+    if answer_kind(reading) != "not_found":
+        return []
+    ranked = sorted((pair for part in reading.parts for pair in part.ranked), key=lambda pair: -pair[0])
+    by_passage = {c.number: c for _, c in reversed(ranked)}  # each passage's best sentence
+    return sorted(by_passage.values(), key=lambda c: -max(s for s, o in ranked if o is c))[:RELATED]
 
 
 def synthesis(reading: Reading) -> str:
@@ -98,12 +124,15 @@ def unsupported_note() -> str:
 
 
 def _synthesis(reading: Reading) -> str:
-    """The tools' summaries, each part's key value, the quoted sentences; or an abstention."""
+    """The tools' summaries, each part's key value, the quoted sentences; or, when the knowledge
+    base does not answer, that plain sentence and the closest passages as related."""
     language = reading.brief.language or "en"
     words, url = replies(language), phrases()["official_website"]
     answered = [part for part in reading.parts if part.answered]
-    if not answered and not reading.summaries:
-        return words["abstain"].format(url=url)
+    if answer_kind(reading) == "not_found":
+        nearby = "\n".join(f"- {_quote(c)} [{c.number}]" for c in related(reading))
+        closest = words["related"].format(note=_quoted_note(related(reading), language))
+        return "\n\n".join([words["abstain"].format(url=url), *([closest, nearby] if nearby else [])])
     sections = (
         ["\n".join([words["tools"], *(f"- “{s}”" for s in reading.summaries)])] if reading.summaries else []
     )
@@ -112,7 +141,7 @@ def _synthesis(reading: Reading) -> str:
             dict.fromkeys(c for part in answered for c in _with_follower(part.best(), reading.pool))
         )
         # Paragraphs, so Markdown keeps the intro, the key facts and the quotes on their own lines.
-        facts = "  \n".join(_key_facts(answered, language))
+        facts = "  \n".join(_key_facts(reading, answered, language))
         intro = words["intro"].format(note=_quoted_note(quoted, language))
         quotes = "\n".join(f"- {_quote(c)} [{c.number}]" for c in quoted)
         sections.append("\n\n".join(part for part in (intro, facts, quotes) if part))
@@ -121,35 +150,26 @@ def _synthesis(reading: Reading) -> str:
     return "\n\n".join(sections)
 
 
-def _with_follower(best: list[reader.Candidate], pool: list[reader.Candidate]) -> list[reader.Candidate]:
-    after = reader.follower(best[0], pool) if best else None
+def _with_follower(
+    best: list[sentences.Candidate], pool: list[sentences.Candidate]
+) -> list[sentences.Candidate]:
+    after = sentences.follower(best[0], pool) if best else None
     return [best[0], after, *best[1:]] if after else best
 
 
-def _key_facts(parts: list[reader.PartReading], language: str) -> list[str]:
-    """Per part asking for a kind of value: the values of its best sentence holding one, labelled in
-    the visitor's language ("**Price**: 32 € · 24 € [2]"), readable whatever the quote's language;
-    dates are written the visitor's way ("8 mars 1876" -> "March 8, 1876"), the quote keeps the source's."""
-    labels = phrases()["fact_labels"].get(language, phrases()["fact_labels"]["en"])
-    lines: list[str] = []
-    for part in parts:
-        for candidate in part.best():
-            kind, values = values_of(part.kinds, candidate.text)
-            if kind == "date":
-                values = [rewrite_passage_date(value, language) for value in values]
-            if values:
-                line = f"**{labels.get(kind, kind)}**: {' · '.join(values)} [{candidate.number}]"
-                lines += [line] if line not in lines else []
-                break
-    return lines
+def _key_facts(reading: Reading, parts: list[reader.PartReading], language: str) -> list[str]:
+    """Each part's headline line, when it has one (``agents.offline.headline``)."""
+    question, pool = reading.brief.question, reading.pool
+    lines = [h.line(language) for part in parts if (h := headline(part, question, pool, language))]
+    return list(dict.fromkeys(lines))
 
 
-def _quote(candidate: reader.Candidate) -> str:
+def _quote(candidate: sentences.Candidate) -> str:
     """The sentence in quotation marks, its label (a heading, a list item) quoted with it."""
     return f"“*{candidate.label}* — {candidate.text}”" if candidate.label else f"“{candidate.text}”"
 
 
-def _quoted_note(quoted: list[reader.Candidate], language: str) -> str:
+def _quoted_note(quoted: list[sentences.Candidate], language: str) -> str:
     names = phrases()["source_language_names"].get(language, phrases()["source_language_names"]["en"])
     others = [names.get(code, code) for code in dict.fromkeys(c.language for c in quoted) if code != language]
     return f" ({replies(language)['quoted'].format(language=', '.join(others))})" if others else ""

@@ -17,7 +17,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from agents.offline.phrases import cues, fold, phrases, replies
-from agents.offline.reader import question_parts
+from agents.reading.question_parts import question_parts
 from agents.reading.request import TurnRequest
 
 Call = tuple[str, dict[str, Any]]

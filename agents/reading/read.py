@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from agents.language import read_language
 from agents.offline.phrases import Cues
-from agents.offline.reader import content_words, question_parts
 from agents.reading import slots
 from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
 from agents.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
+from agents.reading.question_parts import content_words, question_parts
 from agents.reading.request import (
     TOPICS,
     KnowledgeBaseSlots,

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
+from agents.answer.sentences import candidates
 from agents.brief import Brief, briefed_system, read_brief
 from agents.offline import OfflineChatModel
-from agents.offline.reader import candidates, question_parts
+from agents.reading.question_parts import question_parts
 from agents.schemas import Critique, GapAnalysis
 from rag.passage import Passage
 
@@ -158,7 +159,7 @@ def test_the_value_asked_for_comes_first_labelled_in_the_visitors_language_then_
     answer = _answer("パスポートの料金はいくらですか？", evidence, language="ja")
 
     paragraphs = answer.split("\n\n")  # Markdown paragraphs: each shows on its own lines
-    assert paragraphs[1] == "**料金**: 32 € · 24 € [2]"
+    assert paragraphs[1] == "**料金**: €32 (ハイシーズン) · €24 (オフシーズン) [2]"
     assert "“Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison.” [2]" in paragraphs[2]
     assert "フランス語" in paragraphs[0]
 
@@ -171,13 +172,15 @@ def test_each_part_is_answered_from_its_own_sentence() -> None:
 
     answer = _answer("À quelle heure ouvre le Château ? Combien coûte le billet ?", evidence)
 
-    assert "**Horaires**: 9 h · 18 h 30 [1]" in answer and "**Prix**: 21 € · gratuit [2]" in answer
+    assert (
+        "**Horaires**: 09:00 · 18:30 (mardi–dimanche) [1]" in answer and "**Prix**: 21\u00a0€ [2]" in answer
+    )
 
 
 @pytest.mark.parametrize(
     ("question", "language", "fact"),
     [
-        ("When was the Petit Trianon built?", "en", "**Date**: 1762 · 1768 · March 8, 1768 [2]"),
+        ("When was the Petit Trianon built?", "en", "**Date**: 1762 · 1768 [2]"),  # built, not finished
         ("プチ・トリアノンはいつ完成しましたか？", "ja", "**日付**: 1762 · 1768 · 1768年3月8日 [2]"),
         ("Quand le Petit Trianon a-t-il été achevé ?", "fr", "**Date**: 1762 · 1768 · 8 mars 1768 [2]"),
     ],
@@ -199,7 +202,7 @@ def test_unrelated_evidence_gives_an_abstention_pointing_to_the_official_website
     answer = _answer("Combien coûte le parking des autocars ?", evidence)
 
     assert answer.startswith("La base de connaissances ne répond pas")
-    assert "https://www.chateauversailles.fr" in answer and "[" not in answer
+    assert "https://www.chateauversailles.fr" in answer and "**" not in answer
 
 
 def test_a_question_about_another_place_is_answered_only_by_a_sentence_naming_it() -> None:

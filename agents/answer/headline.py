@@ -1,0 +1,184 @@
+"""The headline of an answered part: its asked values, qualified, from a sentence about its subject.
+
+Any reader that ranks the evidence's sentences for a question part (``RankedPart``: the offline
+model's ``agents.offline.RankedPart``) gets a headline from it.
+
+"**Price**: €21 (full price) · €13 (reduced rate) [1]" is shown only when every test holds:
+- the part asks for that kind of value: a date only when it asks when, times of day only when it
+  asks about opening, closing days when it asks when a place is closed (``asked_by`` in
+  data/glossary/concept_roles.toml);
+- the sentence (with its label, its passage's headings and the sentence before it) names every
+  topic the part names (a part naming none, "on which days is it closed?", takes the question's);
+- a value is kept only when its clause is about no place, offer or group of visitors the part
+  does not name (the Trianon's hours do not head the palace's, a guided tour's price not the
+  ticket's), and, for a date, names the event asked ("inaugurated", not "built");
+- no other sentence stating such a value meets more of the part's other words (the asked office's
+  phone number), and the sentence's months are not all other than the asked ones.
+- the part is more likely answerable than not (``answerability.py``: probability 0.5 or more).
+No headline is better than a wrong one: the quotes below it still show the evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from agents.answer import sentences
+from agents.answer.qualifiers import calendar_words, clause, months_covered, qualifiers, value_clauses
+from agents.answer.sentences import Candidate
+from agents.answer.stated_values import StatedValue, stated_values, written
+from agents.answer.visitor_terms import (
+    concept_name,
+    found_in,
+    is_subject,
+    named_in,
+    roles,
+    subjects_in,
+    topics,
+    unambiguous_in,
+)
+from agents.offline.phrases import phrases, replies
+from agents.reading.question_parts import concepts_and_words
+from rag.answer_types import AnswerType
+from rag.query_expansion import Concept
+
+MAX_VALUES = 3
+HEADLINE_FROM = 0.5  # the part's answerability (a calibrated probability): more likely than not
+KINDS = ("price", "hours", "closed", "date", "duration", "phone", "distance", "age", "area")  # specific first
+
+
+class RankedPart(Protocol):
+    """A question part as a reader ranked the evidence for it."""
+
+    part: str
+    kinds: list[AnswerType]
+    answerable: float  # the calibrated probability that the evidence answers it
+
+    def best(self) -> list[Candidate]: ...
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One headline line: the kind of value, its values written with their qualifiers, the source."""
+
+    kind: str
+    values: tuple[str, ...]
+    number: int
+
+    def line(self, language: str) -> str:
+        """ "**Price**: €21 (full price) · €13 (reduced rate) [1]"."""
+        labels = phrases()["fact_labels"].get(language, phrases()["fact_labels"]["en"])
+        return f"**{labels.get(self.kind, self.kind)}**: {' · '.join(self.values)} [{self.number}]"
+
+
+def headline(part: RankedPart, question: str, pool: Sequence[Candidate], language: str) -> Headline | None:
+    """The headline of ``part`` (of ``question``) from its best sentences, or None; only for a part
+    more likely answerable than not (a quote may show for less)."""
+    if part.answerable < HEADLINE_FROM:
+        return None
+    languages = [language, "en"]
+    named = named_in(part.part, languages)
+    kinds = asked_kinds(part, named)
+    if not (needs := topics(unambiguous_in(part.part, languages))) and part.part != question:
+        needs, named = topics(unambiguous_in(question, languages)), [*named, *named_in(question, languages)]
+    asked = {id(c) for c in named}  # a term two concepts share may ask either ("パスポート")
+    words = concepts_and_words(part.part, language)[1]
+    for candidate in part.best():
+        for kind in kinds:
+            if values := _stated(kind, candidate):
+                kept = answering(needs, asked, kind, values, candidate, pool)
+                if (
+                    kept
+                    and _most_on_topic(words, kind, candidate, pool)
+                    and not _other_months(part, candidate)
+                ):
+                    return Headline(kind, _shown(kind, kept, candidate, language), candidate.number)
+                break
+    return None
+
+
+def asked_kinds(part: RankedPart, named: Sequence[Concept]) -> list[str]:
+    """The kinds of value ``part`` asks for that a headline may show, most specific first."""
+    names = {concept_name(c) for c in named}
+    asked_by = roles()["asked_by"]
+    kinds = {k.name for k in part.kinds} | {"closed"}
+    asked = [k for k in KINDS if k in kinds and (k not in asked_by or names & set(asked_by[k]))]
+    return [k for k in asked if k != "date" or "hours" not in asked]  # "when does it open?" asks a time
+
+
+def answering(
+    needs: Sequence[Concept], asked: set[int], kind: str, values: Sequence[StatedValue],
+    candidate: Candidate, pool: Sequence[Candidate],
+) -> list[StatedValue]:  # fmt: skip
+    """The values of ``candidate`` that answer the part (see the module's tests)."""
+    before = sentences.leader(candidate, pool)
+    if not all(
+        sentences.met(n, sentences.around(candidate, pool))
+        for n in sentences.needs_of(needs, [], candidate.language)
+    ):
+        return []
+    events = sentences.needs_of([c for c in needs if not is_subject(c)], [], candidate.language)
+    connectors = phrases()["connectors"].get(candidate.language, [])
+    clauses = value_clauses(candidate.text, [(v.start, v.end) for v in values], connectors)
+    frame = subjects_in(f"{candidate.label} {candidate.heading}", candidate.language)
+    if before and not any(subjects_in(text, candidate.language) for text in clauses):
+        frame += subjects_in(before.text, candidate.language)  # "Le billet Château... Il est vendu 21€"
+    return [
+        value
+        for value, text in zip(values, clauses, strict=True)
+        if all(id(c) in asked for c in [*frame, *subjects_in(text, candidate.language)])
+        and (
+            kind != "date" or all(sentences.met(n, sentences.stems(text, candidate.language)) for n in events)
+        )
+    ]
+
+
+def _stated(kind: str, candidate: Candidate) -> list[StatedValue]:
+    """The values of ``kind`` the sentence states; for "closed", the clause naming closing days
+    ("fermé le lundi", not "ferme à 18 h 30": a time there is a closing time)."""
+    if kind != "closed":
+        return stated_values(kind, candidate.text, candidate.language)[:MAX_VALUES]
+    for concept, start, _ in found_in(candidate.text, [candidate.language]):
+        said = candidate.text[start : clause(candidate.text, start, start, [])[1]]
+        days = not stated_values("hours", said, candidate.language) and calendar_words(
+            said, "en", candidate.language
+        )
+        if concept_name(concept) == "closed" and days:
+            return [StatedValue("closed", start, start + len(said), (), said)]
+    return []
+
+
+def _shown(kind: str, values: Sequence[StatedValue], candidate: Candidate, language: str) -> tuple[str, ...]:
+    """The values as the headline writes them; opening hours with the closing days after them."""
+    days = lambda said: ", ".join(w for _, _, w in calendar_words(said, language, candidate.language))  # noqa: E731
+    if kind == "closed":
+        return (days(values[0].source),)
+    spans = [(v.start, v.end) for v in values]
+    names = set(roles()["qualifiers"])
+    words = qualifiers(candidate.text, spans, candidate.language, language, names, stops={"closed"})
+    shown = [
+        f"{written(v, language)} ({', '.join(w)})" if w else written(v, language)
+        for v, w in zip(values, words, strict=True)
+    ]
+    closed = _stated("closed", candidate) if kind == "hours" else []
+    shown += [replies(language)["closed_on"].format(days=days(closed[0].source))] if closed else []
+    return tuple(dict.fromkeys(shown))
+
+
+def _most_on_topic(words: Sequence[str], kind: str, candidate: Candidate, pool: Sequence[Candidate]) -> bool:
+    """Whether no other sentence stating a value of ``kind`` meets more of the part's other words."""
+    needs = sentences.needs_of([], words, candidate.language)
+
+    def met(other: Candidate) -> int:
+        return sum(sentences.met(need, sentences.around(other, pool)) for need in needs)
+
+    rivals = [c for c in pool if c.language == candidate.language and _stated(kind, c)]
+    return all(met(candidate) >= met(rival) for rival in rivals)
+
+
+def _other_months(part: RankedPart, candidate: Candidate) -> bool:
+    """Whether the part asks about months the sentence's months leave out ("en décembre" against
+    "du 1er avril au 31 octobre")."""
+    asked, named = months_covered(part.part), months_covered(f"{candidate.label} {candidate.text}")
+    return bool(asked and named and not asked & named)

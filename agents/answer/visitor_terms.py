@@ -1,0 +1,96 @@
+"""Glossary concepts by name and by role, and their terms as the glossary file writes them.
+
+A concept is named by its first English term. Its role (``data/glossary/concept_roles.toml``) says
+what it does in a question or a sentence: a *subject* a value may be about (a place, an offer, a
+group of visitors), a *neutral* word that only says which kind of value is wanted ("price",
+"when"), a *qualifier* of a value ("reduced rate", "high season"); any other concept is a topic
+of its own ("photo", "inauguration"). Words shown to a visitor ("ermäßigt", "tarif réduit") come
+from the glossary file as written: the loaded glossary folds accents to match text.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from rag.config import PROJECT_ROOT
+from rag.query_expansion import DEFAULT_GLOSSARY, Concept, load_glossary
+
+ROLES_FILE = PROJECT_ROOT / "data" / "glossary" / "concept_roles.toml"
+
+
+def concept_name(concept: Concept) -> str:
+    """The concept's first English term (folded): "reduced rate", "opening hours"."""
+    return concept.terms.get("en", ("",))[0]
+
+
+@lru_cache(maxsize=1)
+def roles() -> dict[str, Any]:
+    """The roles file: ``question``, ``subjects``, ``neutral``, ``qualifiers`` (lists of names) and
+    ``asked_by``."""
+    with ROLES_FILE.open("rb") as file:
+        return tomllib.load(file)
+
+
+def found_in(text: str, languages: Sequence[str]) -> list[tuple[Concept, int, int]]:
+    """(concept, start, end) of the glossary concepts ``text`` names in ``languages``; remembered,
+    since a turn reads the same sentences two to four times (a look-up tries every term)."""
+    return list(_found(text, tuple(languages)))
+
+
+@lru_cache(maxsize=8192)
+def _found(text: str, languages: tuple[str, ...]) -> tuple[tuple[Concept, int, int], ...]:
+    glossary = load_glossary()
+    return tuple(glossary.find(text, languages)) if glossary else ()
+
+
+def named_in(text: str, languages: Sequence[str]) -> list[Concept]:
+    """Every glossary concept ``text`` names in ``languages``."""
+    return [concept for concept, _, _ in found_in(text, languages)]
+
+
+def unambiguous_in(text: str, languages: Sequence[str]) -> list[Concept]:
+    """The concepts ``text`` names, a term two concepts share ("restauration", "パスポート") left out."""
+    found = found_in(text, languages)
+    spans = [(start, end) for _, start, end in found]
+    return [concept for concept, start, end in found if spans.count((start, end)) == 1]
+
+
+def topics(concepts: Iterable[Concept]) -> list[Concept]:
+    """The concepts a sentence must name to answer a question naming them: subjects and topics,
+    not the neutral, qualifying or question ones."""
+    ignored = {*roles()["neutral"], *roles()["qualifiers"], *roles()["question"]}
+    return [c for c in concepts if concept_name(c) not in ignored]
+
+
+def is_subject(concept: Concept) -> bool:
+    """Whether the concept is a place, an offer or a group of visitors."""
+    return concept_name(concept) in set(roles()["subjects"])
+
+
+def subjects_in(text: str, language: str) -> list[Concept]:
+    """The places, offers and groups of visitors ``text`` names."""
+    return [c for c in unambiguous_in(text, [language]) if is_subject(c)]
+
+
+@lru_cache(maxsize=1)
+def _written_terms() -> list[dict[str, list[str]]]:
+    return list(json.loads(DEFAULT_GLOSSARY.read_text(encoding="utf-8"))["concepts"])
+
+
+def visitor_term(concept: Concept, language: str) -> str:
+    """The concept's first term in ``language`` (English when it has none), accents kept."""
+    glossary = load_glossary()
+    index = next(i for i, c in enumerate(glossary.concepts if glossary else []) if c is concept)
+    terms = _written_terms()[index]
+    return (terms.get(language) or terms["en"])[0]
+
+
+def concepts_named(names: Iterable[str]) -> list[Concept]:
+    """The loaded glossary's concepts with these names (unknown names are left out)."""
+    wanted = set(names)
+    glossary = load_glossary()
+    return [c for c in (glossary.concepts if glossary else []) if concept_name(c) in wanted]

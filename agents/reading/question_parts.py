@@ -1,0 +1,96 @@
+"""How a visitor's question is cut into parts, and what each part asks: kinds of value, concepts, words.
+
+The question is cut on "?", ";" and each language's "and"-words (``[connectors]`` in
+data/offline/phrases.toml), never inside a name ("galerie des Sculptures et des Moulages"); a part
+naming fewer than two topic words ("And how much?") is read with the first part; a part asking
+nothing of its own takes the previous part's kinds of value ("when were the Temple and the Theatre
+finished?"); at most ``MAX_PARTS`` parts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.answer.visitor_terms import concept_name, found_in, roles
+from agents.offline.phrases import phrases, word_set
+from rag.answer_types import AnswerType, expected_types
+from rag.bm25 import tokenizer_for
+from rag.lexicon.folding import fold
+from rag.lexicon.scripts import UNSPACED_CHARACTER
+from rag.query_expansion import Concept, load_glossary
+
+MAX_PARTS = 6
+_WORD = re.compile(r"\w+(?:['-]\w+)*")
+_BREAK = re.compile(r"[?!;？！；。\n]+")
+_NAME_WORDS = frozenset({"de", "des", "du", "la", "le", "les", "the", "of"})
+
+
+def content_words(text: str, language: str) -> list[str]:
+    """Folded words of ``text`` naming a topic (no stop words, question words or common verbs)."""
+    ignored = tokenizer_for(language).stopwords | word_set("question_words")
+    return [w for w in _WORD.findall(fold(text)) if w not in ignored and not UNSPACED_CHARACTER.search(w)]
+
+
+def _has_topic(text: str, language: str) -> bool:
+    return len(UNSPACED_CHARACTER.findall(text)) >= 2 or bool(content_words(text, language))
+
+
+def _asks(text: str) -> bool:
+    return bool(set(_WORD.findall(fold(text))) & word_set("question_words"))
+
+
+def question_parts(question: str, language: str) -> list[str]:
+    """The parts of ``question`` (at most ``MAX_PARTS``), each readable on its own."""
+    words = [*phrases()["connectors"].get(language, ()), *phrases()["connectors"]["en"]]
+    latin = "|".join(re.escape(w) for w in words if not UNSPACED_CHARACTER.search(w))
+    cjk = "|".join(re.escape(w) for w in words if UNSPACED_CHARACTER.search(w))
+    connector = re.compile("|".join(filter(None, [latin and rf"(?<!\w)(?:{latin})(?!\w)", cjk])), re.I)
+    pieces: list[str] = []
+    for sentence in _BREAK.split(question):
+        start = 0
+        for match in connector.finditer(sentence):
+            before, after = sentence[start : match.start()], sentence[match.end() :]
+            name_after = [w for w in after.split() if w.lower() not in _NAME_WORDS][:1]
+            in_name = language != "de" and _capitalised(before.split()[-1:]) and _capitalised(name_after)
+            if _has_topic(before, language) and _has_topic(after, language) and not in_name:
+                pieces.append(before)
+                start = match.end()
+        pieces.append(sentence[start:])
+    parts: list[str] = []
+    for piece in (p.strip(" ,.:¿¡、，\t") for p in pieces):
+        if _has_topic(piece, language) or (parts and _asks(piece)):
+            parts.append(piece)
+    lean = [
+        i > 0 and not UNSPACED_CHARACTER.search(p) and len(content_words(p, language)) < 2
+        for i, p in enumerate(parts)
+    ]
+    return [f"{p} ({parts[0]})" if lean[i] else p for i, p in enumerate(parts[:MAX_PARTS])] or (
+        [question.strip()] if question.strip() else []
+    )
+
+
+def _capitalised(words: list[str]) -> bool:
+    return bool(words) and words[0].strip("'\"«(")[:1].isupper()
+
+
+def part_kinds(parts: Sequence[str], language: str) -> list[list[AnswerType]]:
+    """The kinds of value each part asks for (a part asking nothing takes the previous part's)."""
+    glossary = load_glossary()
+    kinds: list[list[AnswerType]] = []
+    for part in parts:
+        own = expected_types(
+            " ".join([part, *(glossary.translate(part, [language, "en"], "fr") if glossary else [])])
+        )
+        kinds.append(own or ([] if _asks(part) or not kinds else kinds[-1]))
+    return kinds
+
+
+def concepts_and_words(part: str, language: str) -> tuple[list[Concept], list[str]]:
+    """The glossary concepts ``part`` names (those that only ask "when", "how many"... left out) and
+    its other topic words."""
+    found = found_in(part, [language, "en"])
+    outside = "".join(" " if any(a <= i < b for _, a, b in found) else c for i, c in enumerate(fold(part)))
+    asking = roles()["question"]
+    concepts = [concept for concept, _, _ in found if concept_name(concept) not in asking]
+    return concepts, content_words(outside, language)
