@@ -48,7 +48,7 @@ def indexed(app_env: Path, corpus: Path) -> Path:
 
 def start_app() -> AppTest:
     """The app after its first run (the service built, the page drawn)."""
-    return AppTest.from_file(APP, default_timeout=30).run()
+    return AppTest.from_file(APP, default_timeout=60).run()  # a first turn reads its examples (reading)
 
 
 @pytest.fixture
