@@ -94,7 +94,7 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
             "travel": travel,
             "knowledge_base": KnowledgeBaseSlots(
                 subject=subject,
-                search=f"{subject} {own.message}".strip(),
+                search=follow_up_query(own.message, subject),
                 queries=[follow_up_query(own.message, subject)],
             ),
             "elliptical": True,

@@ -39,7 +39,7 @@ class KnowledgeBaseSlots(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     subject: str  # the question the conversation is about; a follow-up keeps its predecessor's
-    search: str  # the turn made standalone: the subject completed by what the follow-up names
+    search: str  # the turn made standalone: a follow-up's words completed by the subject
     queries: list[str] = Field(default_factory=list)  # what to search, one query per need
 
 

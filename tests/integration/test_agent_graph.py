@@ -302,7 +302,7 @@ def test_a_short_follow_up_uses_the_thread_memory() -> None:
     assert seen[0] == "What are the opening hours of the palace?"
     assert "The palace opens at nine [1]." in seen
     assert seen[-1] == "and for children?"
-    assert state["question"] == "What are the opening hours of the palace? and for children?"
+    assert state["question"] == "and for children? (What are the opening hours of the palace)"
 
 
 def test_each_turn_starts_with_fresh_turn_fields() -> None:
