@@ -8,9 +8,11 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import HumanMessage
 
+from agents.answer.visitor_terms import concept_name, roles
 from agents.brief import Brief, briefed_system
 from agents.offline import OfflineChatModel
 from rag.passage import Passage
+from rag.query_expansion import load_glossary
 
 TICKETS = [
     "Les billets des visites guidées sont à 10 €.",
@@ -165,3 +167,12 @@ def test_hours_for_other_months_than_the_asked_one_give_no_headline(month: str, 
     answer = _answer(f"Quels sont les horaires de la galerie des Sculptures en {month} ?", [hours], "fr")
 
     assert bool(_headlines(answer)) is shown
+
+
+def test_every_concept_role_names_a_glossary_concept() -> None:
+    glossary = load_glossary()
+    assert glossary is not None
+    names = {concept_name(c) for c in glossary.concepts}
+    listed = [*roles()["question"], *roles()["subjects"], *roles()["neutral"], *roles()["qualifiers"]]
+    listed += [name for names_of_kind in roles()["asked_by"].values() for name in names_of_kind]
+    assert set(listed) <= names
