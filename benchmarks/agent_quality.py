@@ -68,10 +68,8 @@ def main() -> None:
             print(
                 row["id"], row.get("lang"), row.get("type"), "missed:", ", ".join(misses) or row.get("error")
             )
-    save_result(
-        f"agent_quality_{args.questions.stem}",
-        {"summary": summary, "halves": halves, "breakdown": tables, "rows": rows},
-    )
+    name = "agent_quality" if args.questions == QUESTIONS else f"agent_quality_{args.questions.stem}"
+    save_result(name, {"summary": summary, "halves": halves, "breakdown": tables, "rows": rows})
 
 
 if __name__ == "__main__":

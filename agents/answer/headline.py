@@ -39,7 +39,7 @@ from agents.answer.visitor_terms import (
     unambiguous_in,
 )
 from agents.offline.phrases import phrases, replies
-from agents.reading.question_parts import concepts_and_words
+from agents.reading.question_parts import topic_words
 from rag.answer_types import AnswerType
 from rag.query_expansion import Concept
 
@@ -83,7 +83,7 @@ def headline(part: RankedPart, question: str, pool: Sequence[Candidate], languag
     if not (needs := topics(unambiguous_in(part.part, languages))) and part.part != question:
         needs, named = topics(unambiguous_in(question, languages)), [*named, *named_in(question, languages)]
     asked = {id(c) for c in named}  # a term two concepts share may ask either ("パスポート")
-    words = concepts_and_words(part.part, language)[1]
+    words = topic_words(part.part, language, part.kinds)
     for candidate in part.best():
         for kind in kinds:
             if values := _stated(kind, candidate):

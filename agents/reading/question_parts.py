@@ -94,3 +94,9 @@ def concepts_and_words(part: str, language: str) -> tuple[list[Concept], list[st
     asking = roles()["question"]
     concepts = [concept for concept, _, _ in found if concept_name(concept) not in asking]
     return concepts, content_words(outside, language)
+
+
+def topic_words(part: str, language: str, kinds: Sequence[AnswerType]) -> list[str]:
+    """The part's topic words outside glossary concepts, less those that only ask for its kind of
+    value ("coûte", "loin"): a sentence answering it need not repeat them."""
+    return [w for w in concepts_and_words(part, language)[1] if not any(k.cues.search(w) for k in kinds)]

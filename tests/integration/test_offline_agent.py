@@ -68,9 +68,9 @@ def test_a_weather_question_goes_to_the_weather_tool(service: AgentService) -> N
 def test_an_unrelated_question_is_not_answered_from_the_knowledge_base(service: AgentService) -> None:
     result = _ask(service, "Who won the football world cup in 1998?", "out-of-scope")
 
-    assert result.abstained
+    assert result.abstained and result.kind == "not_found"
     assert "chateauversailles.fr" in result.answer
-    assert result.citations == []
+    assert "**" not in result.answer  # any passage shown is offered as related, with no headline
 
 
 def test_a_greeting_costs_one_model_call_and_no_search(service: AgentService) -> None:

@@ -1,0 +1,40 @@
+"""Headline precision: a reformatted headline is compared with the French answer string by its values."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.evaluate import headline_lines, headline_right
+
+
+def test_headline_lines_are_the_bold_lines_without_their_citations() -> None:
+    answer = "Intro.\n\n**Price**: €21 (full price) [2]  \n**Hours**: 09:00 – 18:00 [1]\n\n- “quote” [2]"
+
+    assert headline_lines(answer) == ["€21 (full price)", "09:00 – 18:00"]
+
+
+@pytest.mark.parametrize(
+    ("line", "answer", "language"),
+    [
+        ("08:00\u2009–\u200918:00 · 20:30 (high season)", "de 8h à 18h", "en"),
+        ("March 8, 1876", "8 mars 1876", "en"),
+        ("1876年3月8日", "8 mars 1876", "ja"),
+        ("1,670 m", "1 670 mètres", "en"),
+        ("€\u00a033 (normaal tarief)", "33 €", "nl"),
+        ("zaterdag, zondag", "samedis et dimanches", "nl"),
+    ],
+)
+def test_a_headline_holds_an_aspect_written_the_visitors_way(line: str, answer: str, language: str) -> None:
+    assert headline_right([line], [[answer]], language)
+
+
+def test_a_headline_with_another_value_does_not_hold_the_aspect() -> None:
+    assert not headline_right(["€13 · €8"], [["21 €"]], "en")
+
+
+def test_a_headline_on_a_question_without_answer_aspects_is_wrong() -> None:
+    assert not headline_right(["free"], [], "en")
+
+
+def test_every_headline_line_must_hold_an_aspect() -> None:
+    assert not headline_right(["1862", "1615"], [["fondée en 1862"], ["Fondé en 1903"]], "en")
