@@ -151,9 +151,8 @@ def _stated(kind: str, candidate: Candidate) -> list[StatedValue]:
 
 def _shown(kind: str, values: Sequence[StatedValue], candidate: Candidate, language: str) -> tuple[str, ...]:
     """The values as the headline writes them; opening hours with the closing days after them."""
-    days = lambda said: ", ".join(w for _, _, w in calendar_words(said, language, candidate.language))  # noqa: E731
     if kind == "closed":
-        return (days(values[0].source),)
+        return (_days(values[0].source, candidate.language, language),)
     spans = [(v.start, v.end) for v in values]
     names = set(roles()["qualifiers"])
     words = qualifiers(candidate.text, spans, candidate.language, language, names, stops={"closed"})
@@ -162,8 +161,16 @@ def _shown(kind: str, values: Sequence[StatedValue], candidate: Candidate, langu
         for v, w in zip(values, words, strict=True)
     ]
     closed = _stated("closed", candidate) if kind == "hours" else []
-    shown += [replies(language)["closed_on"].format(days=days(closed[0].source))] if closed else []
+    if closed:
+        shown.append(
+            replies(language)["closed_on"].format(days=_days(closed[0].source, candidate.language, language))
+        )
     return tuple(dict.fromkeys(shown))
+
+
+def _days(said: str, source_language: str, language: str) -> str:
+    """The days a clause names ("le lundi et le 1er mai"), in ``language``: "Monday, May 1"."""
+    return ", ".join(words for _, _, words in calendar_words(said, language, source_language))
 
 
 def _most_on_topic(words: Sequence[str], kind: str, candidate: Candidate, pool: Sequence[Candidate]) -> bool:

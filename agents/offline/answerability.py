@@ -27,7 +27,7 @@ from agents.answer.visitor_terms import topics, unambiguous_in
 from agents.offline import reader
 from agents.reading.question_parts import topic_words
 
-WEIGHTS = {"closeness": 3.221, "topics": 2.279, "words": 0.742, "score": 1.564}
+WEIGHTS = {"closeness": 3.222, "topics": 2.279, "words": 0.743, "score": 1.563}
 BIAS = -5.601
 TOP = 3
 UNKNOWN_CLOSENESS = 0.65  # with no embedder: an in-scope part's typical closeness (tune half)
