@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 from collections import defaultdict
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -22,36 +21,14 @@ from agents.offline.router import calls_for, small_talk
 from agents.reading.intent import IntentIndex, default_embedder, intent_index
 from agents.reading.read import read_turn
 from agents.reading.request import TurnRequest
-from agents.tools.dates import parse_visit_date
-from agents.tools.gazetteer import Gazetteer, load_gazetteer, normalise
-from agents.tools.travel import parse_mode
 from benchmarks._common import ROOT, half_of
+from benchmarks._turns import slot_matches
 from rag.evaluate import read_jsonl
 
 TOOLS = {"search_knowledge_base", "get_weather", "get_travel_info"}
 SLOTS = {"origin": ("get_travel_info", "origin"), "mode": ("get_travel_info", "mode"),
          "date_word": ("get_weather", "date"), "place": ("get_weather", "place")}  # fmt: skip
 ELLIPSES = ("ellipsis_kb", "ellipsis_weather", "ellipsis_travel", "from_there")
-
-
-@lru_cache(maxsize=1)
-def _gazetteer() -> Gazetteer:
-    return load_gazetteer(ROOT / "data" / "travel" / "gazetteer.json")
-
-
-def slot_ok(slot: str, expected: str, actual: Any, today: dt.date) -> bool:
-    """Whether an argument says what is expected, read the way the tool reads it."""
-    if not isinstance(actual, str) or not actual.strip():
-        return False
-    if slot == "origin":
-        place, wanted = _gazetteer().find(actual), _gazetteer().find(expected)
-        return place is not None and wanted is not None and place.id == wanted.id
-    if slot == "mode":
-        return parse_mode(actual) == expected
-    if slot == "date_word":
-        day = parse_visit_date(actual, today).day
-        return day is not None and day == parse_visit_date(expected, today).day
-    return normalise(expected) == normalise(actual)
 
 
 def score(turn: dict[str, Any], request: TurnRequest, today: dt.date) -> dict[str, Any]:
@@ -64,7 +41,7 @@ def score(turn: dict[str, Any], request: TurnRequest, today: dt.date) -> dict[st
         row["tools_ok"] = set(expect) <= names and not set(forbid) & names
     if expected := turn.get("expect_args"):
         row["args_ok"] = all(
-            any(name == SLOTS[slot][0] and slot_ok(slot, value, args.get(SLOTS[slot][1]), today)
+            any(name == SLOTS[slot][0] and slot_matches(slot, value, args.get(SLOTS[slot][1]), today)
                 for name, args in calls)
             for slot, value in expected.items()
         )  # fmt: skip

@@ -17,39 +17,24 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from agents.checkpoints import open_checkpoints
 from agents.config import AgentSettings
-from agents.graph import build_graph
 from agents.schemas import GapAnalysis
-from tests.fakes import ScriptedChatModel, tool_call
-from tests.integration.test_agent_graph import MAX_ROUNDS, QuerySearcher, get_travel_info, get_weather
+from tests.fakes import tool_call
+from tests.integration.test_agent_graph import build
 
 STORED = Path(__file__).resolve().parent.parent / "data" / "thread_stored_before_issue_19.sqlite"
 THREAD = {"configurable": {"thread_id": "before-issue-19"}, "recursion_limit": 25}
 
 
 def test_a_thread_stored_before_opens_and_continues(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from agents.deps import AgentDeps
-    from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
-    from tests.conftest import HashingEmbedder
-
     path = tmp_path / "threads.sqlite"
     shutil.copy(STORED, path)
     checkpoints = open_checkpoints(AgentSettings(_env_file=None, checkpoint_path=path))
-    searcher = QuerySearcher()
-    llm = ScriptedChatModel(
-        script=[
-            AIMessage("", tool_calls=[tool_call("search_knowledge_base", {"query": "tarif billet"})]),
-            GapAnalysis(answered=["price"]),
-            "Tickets are sold online [1].",
-        ]
-    )
-    deps = AgentDeps(
-        llm=llm,
-        tools=[build_knowledge_base_tool(searcher), get_weather, get_travel_info],
-        search=lambda query: search_knowledge_base(searcher, query),
-        embed=HashingEmbedder().embed_documents,
-        max_rounds=MAX_ROUNDS,
-    )
-    graph = build_graph(deps, checkpointer=checkpoints.saver)
+    script = [
+        AIMessage("", tool_calls=[tool_call("search_knowledge_base", {"query": "tarif billet"})]),
+        GapAnalysis(answered=["price"]),
+        "Tickets are sold online [1].",
+    ]
+    graph = build(script, checkpointer=checkpoints.saver).graph
     caplog.set_level(logging.WARNING)
     try:
         before = graph.get_state(THREAD).values
@@ -67,8 +52,11 @@ def test_a_thread_stored_before_opens_and_continues(tmp_path: Path, caplog: pyte
     assert after["reply"].text == "Tickets are sold online [1]."
     assert [p.chunk_id for p in after["evidence"]] == ["tarif-billet#1", "tarif-billet#2"]
     assert after["tool_results"] == []
-    graph_again = build_graph(
-        deps, checkpointer=open_checkpoints(AgentSettings(_env_file=None, checkpoint_path=path)).saver
-    )
-    assert graph_again.get_state(THREAD).values["reply"].citations[0].passages[0].chunk_id == "tarif-billet#1"
+    reopened = open_checkpoints(AgentSettings(_env_file=None, checkpoint_path=path))
+    graph_again = build([], checkpointer=reopened.saver).graph
+    try:
+        stored = graph_again.get_state(THREAD).values
+    finally:
+        reopened.close()
+    assert stored["reply"].citations[0].passages[0].chunk_id == "tarif-billet#1"
     assert not [r for r in caplog.records if "unregistered type" in r.getMessage()]  # our types are allowed
