@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -120,6 +121,24 @@ def _open_sqlite(settings: AgentSettings) -> Checkpoints:
     )
 
 
+def _take_setup_lock(connection: Any, timeout_seconds: float) -> None:
+    """Take the migration lock by polling ``pg_try_advisory_lock``, never by waiting in the server.
+
+    LangGraph's migrations run ``CREATE INDEX CONCURRENTLY``, which waits for every open
+    transaction to end; a second process blocked inside ``pg_advisory_lock`` is such a transaction,
+    so the two would deadlock. Each try here is a transaction that ends at once.
+    """
+    import psycopg
+
+    deadline = time.monotonic() + max(timeout_seconds, 30.0)  # a first migration takes seconds
+    while not connection.execute(
+        "SELECT pg_try_advisory_lock(%s) AS taken", (SETUP_LOCK_KEY,)
+    ).fetchone()["taken"]:
+        if time.monotonic() > deadline:
+            raise psycopg.OperationalError("another process has been creating the tables too long")
+        time.sleep(0.1)
+
+
 def _open_postgres(url: str, settings: AgentSettings) -> Checkpoints:
     import psycopg
     from langgraph.checkpoint.postgres import PostgresSaver
@@ -132,7 +151,7 @@ def _open_postgres(url: str, settings: AgentSettings) -> Checkpoints:
     pools: list[ConnectionPool[Any]] = []
     try:
         with psycopg.connect(url, connect_timeout=connect_timeout, **options) as connection:
-            connection.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+            _take_setup_lock(connection, settings.checkpoint_timeout_seconds)
             PostgresSaver(connection).setup()  # creates or migrates the tables; idempotent
             connection.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
         # Two pools: a turn holds a lock connection for its whole length, and must never starve the

@@ -108,3 +108,31 @@ def test_a_failed_checkpoint_write_says_so_and_keeps_what_was_stored(
     assert isinstance(after, FinalAnswer)
     assert after.answer.startswith("Reply to And on Mondays? (earlier questions: 1)")
     service.close()
+
+
+def test_a_process_waiting_for_the_setup_lock_does_not_deadlock_a_concurrent_index_build(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Proves the migration lock is polled, not awaited in the server: LangGraph's migrations build
+    indexes CONCURRENTLY, which wait for every open transaction, and a blocked ``pg_advisory_lock``
+    call is one; with a server-side wait this raised "deadlock detected" when replicas started."""
+    import threading
+
+    from agents.checkpoints import SETUP_LOCK_KEY
+
+    monkeypatch.setenv("AGENT_CHECKPOINT_URL", postgres_url)
+    opened: list[object] = []
+    with psycopg.connect(postgres_url, autocommit=True) as holder:
+        holder.execute("CREATE TABLE probe (n int)")
+        holder.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        waiter = threading.Thread(target=lambda: opened.append(open_checkpoints(AgentSettings(_env_file=None))))
+        waiter.start()
+        waiter.join(timeout=1.0)  # the other process is now waiting for the lock
+        assert waiter.is_alive()
+        holder.execute("SET lock_timeout = '10s'")
+        holder.execute("CREATE INDEX CONCURRENTLY probe_n ON probe (n)")  # as a migration does
+        holder.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+    waiter.join(timeout=30)
+
+    assert len(opened) == 1
+    opened[0].close()  # type: ignore[attr-defined]
