@@ -125,7 +125,8 @@ def test_a_process_waiting_for_the_setup_lock_does_not_deadlock_a_concurrent_ind
     with psycopg.connect(postgres_url, autocommit=True) as holder:
         holder.execute("CREATE TABLE probe (n int)")
         holder.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
-        waiter = threading.Thread(target=lambda: opened.append(open_checkpoints(AgentSettings(_env_file=None))))
+        settings = AgentSettings(_env_file=None)
+        waiter = threading.Thread(target=lambda: opened.append(open_checkpoints(settings)))
         waiter.start()
         waiter.join(timeout=1.0)  # the other process is now waiting for the lock
         assert waiter.is_alive()
