@@ -131,9 +131,9 @@ def _take_setup_lock(connection: Any, timeout_seconds: float) -> None:
     import psycopg
 
     deadline = time.monotonic() + max(timeout_seconds, 30.0)  # a first migration takes seconds
-    while not connection.execute(
-        "SELECT pg_try_advisory_lock(%s) AS taken", (SETUP_LOCK_KEY,)
-    ).fetchone()["taken"]:
+    while not connection.execute("SELECT pg_try_advisory_lock(%s) AS taken", (SETUP_LOCK_KEY,)).fetchone()[
+        "taken"
+    ]:
         if time.monotonic() > deadline:
             raise psycopg.OperationalError("another process has been creating the tables too long")
         time.sleep(0.1)
