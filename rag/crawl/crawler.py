@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -22,16 +21,17 @@ from urllib.robotparser import RobotFileParser
 import httpx
 
 from rag.config import RagSettings
-from rag.crawl.extraction import extract_page, page_links
 from rag.crawl.decoding import ACCEPT_ENCODING
+from rag.crawl.extraction import extract_page, page_links
 from rag.crawl.fetcher import PoliteFetcher, RequestPacer
-from rag.crawl.outcome import deferred, known_links, next_record
+from rag.crawl.guard import mass_change
+from rag.crawl.outcome import deferred, held_back, known_links, next_record
 from rag.crawl.scope import CrawlInputError, CrawlScope, normalise_url
 from rag.crawl.sitemaps import SitemapError, allow_everything, parse_sitemap, robot_token, robots_rules
 from rag.crawl.state import CrawlState, PageRecord, crawl_lock, state_path
 from rag.documents import Document
 from rag.embeddings import Embedder
-from rag.indexer import IndexProgress, IndexReport, index_documents, location_of
+from rag.indexer import IndexProgress, IndexReport, documents_within_cap, index_documents, location_of
 from rag.loaders import page_from_record
 
 logger = logging.getLogger(__name__)
@@ -54,6 +54,8 @@ class CrawlReport:
     outcomes: Counter[str] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)
     issues: list[str] = field(default_factory=list)
+    suspect: list[str] = field(default_factory=list)  # pages whose new text was held back
+    pending: int = 0  # pages left for the next run by RAG_MAX_RUN_CHUNKS
     index: IndexReport | None = None
     fetch_seconds: float = 0.0
     seconds: float = 0.0
@@ -69,11 +71,14 @@ def crawl_site(
     embedder: Embedder | None = None,
     progress: IndexProgress | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    accept_mass_change: bool = False,
 ) -> CrawlReport:
     """Crawl ``start_url`` within its scope into the configured collection, then index the pages.
 
     Raises :class:`CrawlInputError` for unusable arguments and :class:`CrawlError` when robots.txt
-    cannot be read or no page could be indexed; either way nothing is removed.
+    cannot be read or no page could be indexed; either way nothing is removed. Many pages changed
+    to one text at once (see :mod:`rag.crawl.guard`) keep their old text unless
+    ``accept_mass_change``.
     """
     started = time.perf_counter()
     scope = CrawlScope.build(start_url, allow)
@@ -82,9 +87,11 @@ def crawl_site(
     with crawl_lock(path), CrawlState(path) as state:
         crawl = SiteCrawl(scope, settings, state, max_pages or settings.crawl_max_pages)
         asyncio.run(crawl.run(str(normalise_url(start_url)), sitemap_url, transport))
+        if not accept_mass_change:
+            crawl.hold_back_mass_change()
         report = crawl.report
         report.fetch_seconds = time.perf_counter() - started
-        report.index = _index_live_pages(state, settings, embedder, progress)
+        report.index = _index_live_pages(state, settings, embedder, progress, report)
         report.seconds = time.perf_counter() - started
         state.finish_run(report.run_id, _details(report))
     if report.index is None:
@@ -121,6 +128,7 @@ class SiteCrawl:
         self.known: dict[str, PageRecord] = {}
         self.seen: set[str] = set()
         self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.replaced: dict[str, PageRecord] = {}  # pages updated this run: their previous record
 
     async def run(self, start_url: str, sitemap_url: str | None, transport: Any) -> None:
         settings = self.settings
@@ -311,17 +319,48 @@ class SiteCrawl:
                 now=time.time(),
                 gone_after=self.settings.crawl_gone_after,
             )
+        if previous is not None and record.last_outcome == "updated":
+            self.replaced[url] = previous
         self.state.save(record)
         self._enqueue_links(known_links(record), url)
         self.known[url] = record
         self.report.outcomes[str(record.last_outcome)] += 1
         logger.info("%s %s %s", record.last_outcome, url, record.last_reason or "")
 
+    def hold_back_mass_change(self) -> None:
+        """Keep the old text of pages that all changed to one template this run (maintenance)."""
+        outcomes = self.report.outcomes
+        refetched = outcomes["updated"] + outcomes["unchanged"] + outcomes["not_modified"]
+        changed = {url: self.known[url].text or "" for url in self.replaced}
+        suspect = mass_change(changed, refetched)
+        if not suspect:
+            return
+        reason = f"changed to the same text as {len(suspect) - 1} other pages this run"
+        for url in suspect:
+            record = held_back(self.replaced[url], self.known[url], reason)
+            self.state.save(record)
+            self.known[url] = record
+        outcomes["updated"] -= len(suspect)
+        outcomes["suspect"] += len(suspect)
+        self.report.suspect = sorted(suspect)
+        self.report.issues.append(
+            f"suspicious run: {len(suspect)} of {refetched} pages fetched again changed to the same text "
+            "(a maintenance or error page?); their old text is kept. If the change is real, crawl again "
+            "with --accept-changes."
+        )
+
 
 def _index_live_pages(
-    state: CrawlState, settings: RagSettings, embedder: Embedder | None, progress: IndexProgress | None
+    state: CrawlState,
+    settings: RagSettings,
+    embedder: Embedder | None,
+    progress: IndexProgress | None,
+    report: CrawlReport,
 ) -> IndexReport | None:
-    """Every live page through the indexer, with the pages gone as explicit removals."""
+    """Every live page through the indexer, with the pages gone as explicit removals.
+
+    Pages past RAG_MAX_RUN_CHUNKS wait for the next run (they keep their old chunks meanwhile):
+    each run then indexes a part, where refusing the whole would block every run."""
     documents = []
     for page in state.live_pages():
         record = {"url": page.url, "text": page.text or "", "title": page.title or None}
@@ -332,6 +371,13 @@ def _index_live_pages(
     gone = state.gone_urls()
     if not documents and not gone:
         return None
+    documents, later = documents_within_cap(documents, settings)
+    if later:
+        report.pending = len(later)
+        report.issues.append(
+            f"{len(later)} pages wait for the next crawl run: indexing them now would embed more than "
+            f"RAG_MAX_RUN_CHUNKS={settings.max_run_chunks:,} chunks (run the crawl again to index them)."
+        )
     return index_documents(documents, settings, embedder, progress, remove_sources=gone)
 
 
@@ -347,6 +393,8 @@ def _details(report: CrawlReport) -> dict[str, Any]:
         "discovered": report.discovered,
         "refused": dict(report.refused),
         "issues": report.issues[:50],
+        "suspect": len(report.suspect),
+        "pending": report.pending,
         "seconds": round(report.seconds, 3),
         "embedded": index.embedded if index else 0,
         "deleted": index.deleted if index else 0,

@@ -101,7 +101,10 @@ class _Zstd:
 
         self.error = zstandard.ZstdError
         self.writer = zstandard.ZstdDecompressor().stream_writer(
-            target, write_size=PIECE_BYTES, write_return_read=True, closefd=False
+            target,  # type: ignore[arg-type]  # only write() is called
+            write_size=PIECE_BYTES,
+            write_return_read=True,
+            closefd=False,
         )
 
     def write(self, data: bytes) -> None:

@@ -235,6 +235,10 @@ class PoliteFetcher:
 async def read_bounded(response: httpx.Response, max_bytes: int) -> bytes:
     """The decoded body, read raw and decoded here piece by piece so no more than ``max_bytes``
     decoded bytes (plus one piece) are ever held; raises BodyTooLarge past the cap."""
+    if response.is_stream_consumed:  # a transport that read the body already (httpx.MockTransport)
+        if len(response.content) > max_bytes:
+            raise BodyTooLarge
+        return response.content
     decoder = BoundedDecoder(response.headers.get("content-encoding", ""), max_bytes)
     raw = 0
     async for piece in response.aiter_raw():
@@ -257,6 +261,8 @@ async def _drain(response: httpx.Response, limit: int = DRAIN_BYTES) -> None:
     """Read a small unwanted body so the connection can be reused; a larger one closes it.
 
     Raw bytes: an error page is never decompressed (it could be a bomb)."""
+    if response.is_stream_consumed:
+        return
     read = 0
     async for piece in response.aiter_raw():
         read += len(piece)

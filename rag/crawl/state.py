@@ -26,8 +26,9 @@ Outcome = Literal[
     "failed",  # timeout, network error, 5xx, 429: kept, retried next run
     "deferred",  # not fetched: the site asked to wait (Retry-After) past this run
     "skipped",  # too large, not HTML, no main text, redirected outside the scope: kept as it was
+    "suspect",  # changed to the same text as many other pages at once (maintenance?): kept as it was
 ]
-CHANGES: tuple[Outcome, ...] = ("added", "updated", "removed", "missing", "failed", "skipped")
+CHANGES: tuple[Outcome, ...] = ("added", "updated", "removed", "missing", "failed", "skipped", "suspect")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
