@@ -234,8 +234,11 @@ class SiteCrawl:
                 self.report.issues.append(f"sitemap {url}: {error}")
                 continue
             queue.extend(sitemap.children)
-            pages.extend(sitemap.pages)
-            usable += sum(1 for page in sitemap.pages if self._usable(page))
+            for page in sitemap.pages:  # beyond the run's pages, a URL costs time and memory only
+                if usable >= self.max_pages:
+                    break
+                pages.append(page)
+                usable += self._usable(page)
         if queue and usable < self.max_pages:
             self.report.issues.append(
                 f"more than RAG_CRAWL_MAX_SITEMAPS={settings.crawl_max_sitemaps} sitemaps: the rest "
@@ -331,7 +334,9 @@ class SiteCrawl:
         """Keep the old text of pages that all changed to one template this run (maintenance)."""
         outcomes = self.report.outcomes
         refetched = outcomes["updated"] + outcomes["unchanged"] + outcomes["not_modified"]
-        changed = {url: self.known[url].text or "" for url in self.replaced}
+        changed = {
+            url: (previous.text or "", self.known[url].text or "") for url, previous in self.replaced.items()
+        }
         suspect = mass_change(changed, refetched)
         if not suspect:
             return
