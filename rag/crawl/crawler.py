@@ -234,8 +234,9 @@ class SiteCrawl:
                 self.report.issues.append(f"sitemap {url}: {error}")
                 continue
             queue.extend(sitemap.children)
-            for page in sitemap.pages:  # beyond the run's pages, a URL costs time and memory only
-                if usable >= self.max_pages:
+            for number, page in enumerate(sitemap.pages):
+                if usable >= self.max_pages:  # beyond the run's pages, a URL costs time and memory only
+                    self.report.refused["over the page limit"] += len(sitemap.pages) - number
                     break
                 pages.append(page)
                 usable += self._usable(page)
