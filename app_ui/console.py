@@ -41,6 +41,7 @@ from app_ui.support import (
     settings_summary,
 )
 from rag.config import DEFAULT_CORPUS, RagSettings
+from rag.crawl.state import CrawlStateError
 from rag.stats import crawl_freshness, knowledge_base_stats
 from rag.uploads import (
     UPLOAD_SUFFIXES,
@@ -163,7 +164,11 @@ def render_knowledge_base(settings: RagSettings) -> None:
 
 def render_crawl(settings: RagSettings) -> None:
     """When each crawled page was last fetched and what the last crawl run changed."""
-    freshness = crawl_freshness(settings)
+    try:
+        freshness = crawl_freshness(settings)
+    except CrawlStateError as error:  # the sentence says which file to move aside
+        st.warning(str(error), icon=":material/warning:")
+        return
     if freshness is None:
         return
     with st.expander(f"Website crawl ({len(freshness.sources)} pages)", icon=":material/travel_explore:"):

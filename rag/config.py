@@ -109,7 +109,7 @@ class RagSettings(BaseSettings):
     crawl_timeout_seconds: float = Field(15.0, gt=0.0, description="Time limit of one crawler request.")
     crawl_max_pages: int = Field(1000, ge=1, description="Most pages one crawl run fetches.")
     crawl_max_page_bytes: int = Field(
-        2_000_000, ge=1000, description="Larger pages (and sitemaps over 10 times this) are skipped."
+        2_000_000, ge=1000, description="Larger pages (decompressed size) are skipped."
     )
     crawl_retries: int = Field(
         1,
@@ -124,6 +124,18 @@ class RagSettings(BaseSettings):
     )
     crawl_gone_after: int = Field(
         2, ge=1, description="Runs in a row a page must answer 404/410 before its chunks are removed."
+    )
+    crawl_max_delay_seconds: float = Field(
+        60.0,
+        ge=0.0,
+        description="Longest Crawl-delay (robots.txt) or Retry-After the crawler honours; longer asks "
+        "are cut to this, with a warning.",
+    )
+    crawl_max_sitemaps: int = Field(
+        20, ge=1, le=1000, description="Most sitemaps (indexes and their children) one crawl run reads."
+    )
+    crawl_max_sitemap_bytes: int = Field(
+        10_000_000, ge=1000, description="Larger sitemaps (decompressed size) are skipped."
     )
 
     @property

@@ -6,6 +6,7 @@ from pydantic import ValidationError
 
 from rag.crawl.crawler import CrawlError
 from rag.crawl.scope import CrawlInputError
+from rag.crawl.state import CrawlStateError
 from rag.embeddings import EmbeddingConfigError, EmbeddingServiceError
 from rag.indexer import IndexInputError
 from rag.retriever import QueryError
@@ -19,6 +20,7 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     IndexInputError,
     CrawlInputError,
     CrawlError,
+    CrawlStateError,
     FileNotFoundError,
 )
 
