@@ -148,12 +148,13 @@ class RagSettings(BaseSettings):
         if not isinstance(value, str):
             return value
         text = value.strip()
-        if not text.startswith("["):
+        if not text.startswith(("[", "{", '"')):
             return [text] if text else []
         try:
-            return json.loads(text)
+            folders = json.loads(text)
         except ValueError:
             raise ValueError('it must be a JSON list of folders, e.g. ["data/corpus"]') from None
+        return [folders] if isinstance(folders, str) else folders
 
     @field_validator("collection")
     @classmethod
