@@ -6,6 +6,7 @@ operator console shows the same, plus the live steps, file paths and the trace i
 
 from __future__ import annotations
 
+import logging
 from contextlib import nullcontext
 
 import streamlit as st
@@ -17,6 +18,9 @@ from app_ui.labels import Labels
 from app_ui.presenters import Turn, running_label, safe_markdown
 from app_ui.session import render_answer
 from app_ui.support import SERVICE_ERRORS, error_message, service_key, stream_turn
+from rag.redact import redact_text
+
+logger = logging.getLogger(__name__)
 
 
 @st.cache_resource(show_spinner=False)
@@ -31,6 +35,10 @@ def load_service() -> tuple[AgentService | None, str | None]:
         return get_service(service_key()), None
     except SERVICE_ERRORS as error:
         return None, error_message(error)
+    except Exception as error:  # noqa: BLE001 - a page never shows a traceback, which could hold secrets
+        reason = redact_text(f"{type(error).__name__}: {error}")
+        logger.error("The assistant could not be started: %s", reason)
+        return None, f"The assistant could not be started ({reason}): see the app's log and the settings."
 
 
 def stream_answer(turn: Turn, service: AgentService, labels: Labels, operator: bool) -> None:
