@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
 from typing import Any, cast
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -109,7 +109,10 @@ class BoundedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         watch = CallWatch(self.call_bounds)
-        chunks = super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
+        chunks = cast(
+            Generator[ChatGenerationChunk, None, None],
+            super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs),
+        )
         try:
             for chunk in chunks:
                 watch.check(chunk_chars(chunk))
@@ -125,7 +128,10 @@ class BoundedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
         watch = CallWatch(self.call_bounds)
-        chunks = super()._astream(messages, stop=stop, run_manager=run_manager, **kwargs)
+        chunks = cast(
+            AsyncGenerator[ChatGenerationChunk, None],
+            super()._astream(messages, stop=stop, run_manager=run_manager, **kwargs),
+        )
         try:
             while True:
                 try:
@@ -146,7 +152,9 @@ class BoundedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        result = super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        # A mixin: the provider class after it in the MRO implements _generate.
+        generate = super()._generate  # type: ignore[safe-super]
+        result = generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         return _within_size(result, self.call_bounds)
 
     async def _agenerate(

@@ -89,8 +89,12 @@ def measure(way: str, kilobytes: int, every: int = 1) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before-up-to", type=int, default=100, help="largest answer (KB) drawn whole the old way")
-    parser.add_argument("--sample", type=int, default=50, help="above it, the old way draws 1 token in SAMPLE")
+    parser.add_argument(
+        "--before-up-to", type=int, default=100, help="largest answer (KB) drawn whole the old way"
+    )
+    parser.add_argument(
+        "--sample", type=int, default=50, help="above it, the old way draws 1 token in SAMPLE"
+    )
     args = parser.parse_args()
     rows = [
         measure(way, kilobytes, args.sample if way == "before" and kilobytes > args.before_up_to else 1)

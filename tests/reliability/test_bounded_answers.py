@@ -85,7 +85,9 @@ def test_a_slow_stream_stops_at_the_call_deadline_and_its_connection_is_closed(
 @pytest.mark.parametrize("provider", ["openai", "mistral"])
 def test_a_huge_answer_stops_at_the_answer_size(server: FakeChatServer, provider: str) -> None:
     server.reply(huge_text(HUGE))
-    model = build_chat_model(bounded_settings(provider, server.base_url, max_answer_chars=20_000, model_call_deadline_seconds=30))
+    model = build_chat_model(
+        bounded_settings(provider, server.base_url, max_answer_chars=20_000, model_call_deadline_seconds=30)
+    )
 
     with pytest.raises(ProviderError) as raised:
         list(model.stream("Horaires ?"))
@@ -141,9 +143,7 @@ def test_a_turn_past_its_bounds_ends_in_one_sentence_and_keeps_the_question(
 
 
 @pytest.mark.parametrize("value", ["inf", "nan", "1e400", "0", "-5"])
-def test_the_call_deadline_must_be_finite_and_positive(
-    monkeypatch: pytest.MonkeyPatch, value: str
-) -> None:
+def test_the_call_deadline_must_be_finite_and_positive(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     monkeypatch.setenv("AGENT_MODEL_CALL_DEADLINE_SECONDS", value)
     with pytest.raises(ValidationError, match="model_call_deadline_seconds"):
         AgentSettings(_env_file=None)

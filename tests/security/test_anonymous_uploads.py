@@ -64,17 +64,18 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     ]
     with (
         (tmp_path / "streamlit.log").open("wb") as log,
-        running_server(command, f"{url}/_stcore/health", timeout=60, cwd=REPO_ROOT, env=env, output=log) as server,
+        running_server(
+            command, f"{url}/_stcore/health", timeout=60, cwd=REPO_ROOT, env=env, output=log
+        ) as server,
     ):
         yield url, server.pid
 
 
 def visitor_session(url: str) -> tuple[httpx.Client, str]:
     """A visitor's browser session: the page's cookies (XSRF included) and its websocket's session id."""
-    from websockets.sync.client import connect
-
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from websockets.sync.client import connect
 
     client = httpx.Client(base_url=url, timeout=30)
     client.get("/").raise_for_status()
