@@ -74,6 +74,16 @@ class AgentSettings(BaseSettings):
     retry_max_wait_seconds: float = Field(
         20.0, ge=0, le=600, description="Longest wait between two attempts."
     )
+    model_call_deadline_seconds: float = Field(
+        60.0,
+        gt=0,
+        le=3600,
+        allow_inf_nan=False,
+        description="Longest time one model call may take in all, a streamed answer included.",
+    )
+    max_answer_chars: int = Field(
+        20_000, ge=1000, le=1_000_000, description="Longest answer one model call may send, in characters."
+    )
 
     max_rounds: int = Field(
         3, ge=1, le=10, description="Retrieve-and-reflect rounds before answering anyway."
