@@ -78,7 +78,8 @@ def main() -> None:
         settings = RagSettings(_env_file=None, index_dir=Path(folder) / "bundled")
         index_corpus([DEFAULT_CORPUS], settings)
         retriever = HybridRetriever(settings)
-        print(f"{'turns':>5} {'answered':>8} {'file (VACUUM)':>14} {'bytes/turn':>11} {'checkpoints':>11} {'s':>6}")
+        header = ("turns", "answered", "file (VACUUM)", "bytes/turn", "checkpoints", "s")
+        print("{:>5} {:>8} {:>14} {:>11} {:>11} {:>6}".format(*header))
         for turns in args.turns:
             row = one_conversation(retriever, Path(folder), turns)
             rows.append(row)

@@ -178,3 +178,20 @@ def test_the_cap_sentence_is_in_the_visitors_language(language: str) -> None:
     sentence = Labels(language).error("conversation_full")
     assert sentence != Labels(language).error("other")
     assert language == "en" or sentence != Labels("en").error("conversation_full")
+
+
+def test_earlier_turns_keep_their_tool_text_but_not_its_artifact(index_dir: Path, tmp_path: Path) -> None:
+    from tests.fakes import ScriptedChatModel
+    from tests.integration.test_agent_service import _one_search
+
+    settings = AgentSettings(_env_file=None, checkpoint_path=tmp_path / "threads.sqlite")
+    retriever = HybridRetriever(make_settings(index_dir), embedder=HashingEmbedder())
+    script = [*_one_search("opening hours"), *_one_search("ticket prices")]
+    service = AgentService(settings, retriever=retriever, llm=ScriptedChatModel(script=script))
+    for question in ("Opening hours?", "Ticket prices?"):
+        assert isinstance(service.ask(question, THREAD), FinalAnswer)
+
+    messages = service.graph.get_state({"configurable": {"thread_id": THREAD}}).values["messages"]
+    earlier, latest = [m for m in messages if m.type == "tool"]
+    assert earlier.artifact is None and "opening hours" in str(earlier.content)
+    assert latest.artifact is not None
