@@ -99,7 +99,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_prune(args: argparse.Namespace) -> int:
     """Delete the conversations whose last turn is older than the retention (a cron job may run it)."""
-    from agents.checkpoints import open_checkpoints
+    from agents.checkpoints import failure_reason, is_checkpoint_failure, open_checkpoints
     from agents.config import AgentSettings
     from agents.retention import forget_old_threads
 
@@ -113,6 +113,13 @@ def cmd_prune(args: argparse.Namespace) -> int:
     checkpoints = open_checkpoints(settings)
     try:
         deleted = forget_old_threads(checkpoints.saver, days)
+    except Exception as error:
+        if not is_checkpoint_failure(error):
+            raise
+        url = settings.checkpoint_url.get_secret_value() if settings.checkpoint_url else None
+        reason = failure_reason(error, url)
+        errors.print(f"Nothing was deleted from {checkpoints.description} ({reason}): try again later.")
+        return 2
     finally:
         checkpoints.close()
     console.print(f"Deleted {deleted} conversations older than {days:g} days from {checkpoints.description}.")
