@@ -36,11 +36,17 @@ QUESTIONS = [
 
 
 def stored_bytes(path: Path) -> tuple[int, int]:
-    """The file's size after VACUUM, and how many checkpoints it holds."""
-    with sqlite3.connect(path) as connection:
+    """The file's size after VACUUM (pages times page size: in WAL mode the file itself shrinks only
+    once the last connection closes), and how many checkpoints it holds."""
+    connection = sqlite3.connect(path)
+    try:
         connection.execute("VACUUM")
+        pages = int(connection.execute("PRAGMA page_count").fetchone()[0])
+        page_size = int(connection.execute("PRAGMA page_size").fetchone()[0])
         checkpoints = int(connection.execute("SELECT COUNT(*) FROM checkpoints").fetchone()[0])
-    return path.stat().st_size, checkpoints
+    finally:
+        connection.close()
+    return pages * page_size, checkpoints
 
 
 def one_conversation(retriever: HybridRetriever, folder: Path, turns: int) -> dict[str, Any]:
