@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from agents.config import AgentSettings
 from agents.state import STATE_TYPES
 from agents.turn_locks import AdvisoryTurnLocks, FileTurnLocks, SharedTurnLock
+from rag.redact import redact_text
 
 logger = logging.getLogger(__name__)
 
@@ -64,21 +64,13 @@ def describe_postgres(url: str) -> str:
     return f"PostgreSQL at {host}:{port}/{dbname}"
 
 
-def scrub_password(text: str, url: str) -> str:
-    """``text`` with the URL's password (raw or percent-encoded) replaced by ``***``."""
-    password = urllib.parse.urlsplit(url).password if "://" in url else None
-    for secret in {password, urllib.parse.unquote(password or "")} - {None, ""}:
-        if secret is not None and len(secret) >= 3:
-            text = text.replace(secret, "***")
-    return text
-
-
 def failure_reason(error: BaseException, url: str | None = None) -> str:
-    """The first line of an error, without a password: psycopg adds hints on further lines."""
+    """The first line of an error, without the URL's credentials: psycopg adds hints on further lines,
+    and libpq quotes the whole URL, or a password it could not decode, in its message."""
     lines = str(error).strip().splitlines()
     reason = lines[0].strip() if lines else type(error).__name__
     reason = reason.removeprefix("connection failed: ")
-    return scrub_password(reason, url) if url else reason
+    return redact_text(reason, [url] if url else [])
 
 
 def is_checkpoint_failure(error: BaseException) -> bool:

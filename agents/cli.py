@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
+
+from agents.eval_questions import DEFAULT_MAX_QUESTIONS
 
 console = Console()
 errors = Console(stderr=True)
@@ -83,17 +87,37 @@ def cmd_chat(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_eval(args: argparse.Namespace) -> int:
-    from agents.evaluate import evaluate, summarise
-    from rag.evaluate import read_jsonl
+def default_eval_out(questions: Path) -> Path:
+    """Where ``eval`` writes its records without ``--out``: beside the conversations, git-ignored."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(".agent_state") / "eval" / f"{questions.stem}-{stamp}.jsonl"
 
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Each record is written (and flushed) as soon as its question is answered: a failure or a
+    Ctrl-C keeps every answer so far. Bad lines are reported by number and skipped."""
+    from agents.eval_questions import read_questions
+    from agents.evaluate import evaluate_each, summarise
+
+    questions, skipped = read_questions(Path(args.questions), args.max_questions)
+    for line in skipped:
+        errors.print(f"[yellow]line {line.number} skipped:[/] {escape(line.reason)}")
+    out = Path(args.out) if args.out else default_eval_out(Path(args.questions))
+    out.parent.mkdir(parents=True, exist_ok=True)
     service = _service(args)
-    rows = evaluate(read_jsonl(Path(args.questions)), service.ask)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            for row in rows:
+    rows: list[dict[str, Any]] = []
+    try:
+        with out.open("w", encoding="utf-8") as handle:
+            for row in evaluate_each(questions, service.ask):
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    console.print_json(json.dumps(summarise(rows)))
+                handle.flush()
+                rows.append(row)
+    finally:
+        if len(rows) < len(questions):
+            errors.print(
+                f"Stopped after {len(rows)} of {len(questions)} questions; their records are in {out}."
+            )
+    console.print_json(json.dumps({**summarise(rows), "skipped_lines": len(skipped), "out": str(out)}))
     return 0
 
 
@@ -145,7 +169,15 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="run a question file through the agent")
     ev.add_argument("--questions", required=True)
     ev.add_argument("--index")
-    ev.add_argument("--out", help="one JSON line per question")
+    ev.add_argument(
+        "--out", help="one JSON line per question, written as each is answered (default: .agent_state/eval/)"
+    )
+    ev.add_argument(
+        "--max-questions",
+        type=int,
+        default=DEFAULT_MAX_QUESTIONS,
+        help=f"refuse a file with more questions (default {DEFAULT_MAX_QUESTIONS})",
+    )
     ev.set_defaults(handler=cmd_eval)
     prune = sub.add_parser("prune", help="delete conversations older than AGENT_CONVERSATION_RETENTION_DAYS")
     prune.add_argument("--days", type=float, help="this retention instead of the setting's")
@@ -158,9 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     import logging
 
     from pydantic import ValidationError
-    from rich.markup import escape
 
     from agents.checkpoints import CheckpointStoreError
+    from agents.eval_questions import QuestionFileError
     from agents.llm import ProviderError
     from rag.errors import USER_ERRORS, error_sentence
 
@@ -169,6 +201,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bm25s").setLevel(logging.WARNING)
     try:
         return int(args.handler(args))
-    except (*USER_ERRORS, ProviderError, CheckpointStoreError, ValidationError) as error:  # type: ignore[misc]
+    except (*USER_ERRORS, ProviderError, CheckpointStoreError, QuestionFileError, ValidationError) as error:  # type: ignore[misc]
         errors.print(f"[red]error:[/] {escape(error_sentence(error))}")
         return 2

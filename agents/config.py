@@ -31,7 +31,10 @@ def langchain_providers() -> frozenset[str]:
 class AgentSettings(BaseSettings):
     """Every knob of the agent and its chat model, each documented where it is declared."""
 
-    model_config = SettingsConfigDict(env_prefix="AGENT_", env_file=".env", extra="ignore")
+    # inf, nan and 1e400 (read as inf) are refused by every number: a timeout must end.
+    model_config = SettingsConfigDict(
+        env_prefix="AGENT_", env_file=".env", extra="ignore", allow_inf_nan=False
+    )
 
     provider: ChatProvider | None = Field(
         None, description="mistral, openai or offline; unset = chosen from the keys that are set."
@@ -58,7 +61,7 @@ class AgentSettings(BaseSettings):
 
     temperature: float = Field(0.1, ge=0.0, le=1.0, description="Sampling temperature (0-1 on both APIs).")
     request_timeout_seconds: float = Field(
-        30.0, gt=0, description="Longest wait for the server to answer, per attempt."
+        30.0, gt=0, le=600, description="Longest wait for the server to answer, per attempt."
     )
     max_retries: int = Field(
         2,
@@ -66,9 +69,21 @@ class AgentSettings(BaseSettings):
         description="Retries after the first attempt on rate limits, 5xx, timeouts, lost connections.",
     )
     retry_initial_wait_seconds: float = Field(
-        1.0, ge=0, description="Wait before the first retry; doubles at each retry, plus jitter."
+        1.0, ge=0, le=60, description="Wait before the first retry; doubles at each retry, plus jitter."
     )
-    retry_max_wait_seconds: float = Field(20.0, ge=0, description="Longest wait between two attempts.")
+    retry_max_wait_seconds: float = Field(
+        20.0, ge=0, le=600, description="Longest wait between two attempts."
+    )
+    model_call_deadline_seconds: float = Field(
+        60.0,
+        gt=0,
+        le=3600,
+        allow_inf_nan=False,
+        description="Longest time one model call may take in all, a streamed answer included.",
+    )
+    max_answer_chars: int = Field(
+        20_000, ge=1000, le=1_000_000, description="Longest answer one model call may send, in characters."
+    )
 
     max_rounds: int = Field(
         3, ge=1, le=10, description="Retrieve-and-reflect rounds before answering anyway."

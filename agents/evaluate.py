@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from agents.answer.citations import CITATION_GROUP, cited_numbers
@@ -145,6 +145,12 @@ def breakdown(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]
     return table
 
 
+def evaluate_each(questions: Iterable[dict[str, Any]], ask: Ask) -> Iterator[dict[str, Any]]:
+    """Ask every question in its own thread and score it, one row as soon as it is answered."""
+    for question in questions:
+        yield score_question(question, ask(question["question"], f"eval-{question['id']}"))
+
+
 def evaluate(questions: list[dict[str, Any]], ask: Ask) -> list[dict[str, Any]]:
     """Ask every question in its own thread and score it."""
-    return [score_question(q, ask(q["question"], f"eval-{q['id']}")) for q in questions]
+    return list(evaluate_each(questions, ask))

@@ -32,6 +32,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from agents.config import AgentSettings
+from rag.redact import redact_client_logs, redact_text, redact_url
 
 logger = logging.getLogger(__name__)
 
@@ -137,13 +138,14 @@ class RetryPolicy(BaseModel):
     max_wait_seconds: float
     timeout_seconds: float
     secrets: tuple[SecretStr, ...] = ()  # never shown: a server may echo the key in its error
+    urls: tuple[SecretStr, ...] = ()  # the configured endpoints: their credentials are never shown
 
     def scrub(self, text: str) -> str:
-        """``text`` with every configured secret replaced by ``***``."""
+        """``text`` with every configured secret replaced by ``***`` and every URL's credentials removed."""
         for secret in self.secrets:
             if len(value := secret.get_secret_value()) >= 4:
                 text = text.replace(value, "***")
-        return text
+        return redact_text(text, [url.get_secret_value() for url in self.urls])
 
     def retrying(self) -> tenacity.Retrying:
         return tenacity.Retrying(**self._tenacity_arguments())
@@ -374,6 +376,7 @@ def _policy(settings: AgentSettings, server: str) -> RetryPolicy:
         max_wait_seconds=settings.retry_max_wait_seconds,
         timeout_seconds=settings.request_timeout_seconds,
         secrets=tuple(secret for secret in secrets if secret is not None),
+        urls=tuple(SecretStr(url) for url in (settings.mistral_base_url, settings.openai_base_url) if url),
     )
 
 
@@ -400,7 +403,7 @@ def _provider_arguments(settings: AgentSettings) -> tuple[str, dict[str, Any]]:
         base_url = settings.mistral_base_url
         if settings.mistral_api_key is None and base_url is None:
             raise _not_configured(provider, "MISTRAL_API_KEY", "MISTRAL_BASE_URL")
-        server = f"The Mistral-compatible server at {base_url}" if base_url else "The Mistral API"
+        server = f"The Mistral-compatible server at {redact_url(base_url)}" if base_url else "The Mistral API"
         # ChatMistralAI's timeout is whole seconds; the exact value is set on its clients afterwards.
         common["timeout"] = math.ceil(settings.request_timeout_seconds)
         return server, {**common, "api_key": settings.mistral_api_key or "not-needed", "endpoint": base_url}
@@ -408,7 +411,7 @@ def _provider_arguments(settings: AgentSettings) -> tuple[str, dict[str, Any]]:
         base_url = settings.openai_base_url
         if settings.openai_api_key is None and base_url is None:
             raise _not_configured(provider, "OPENAI_API_KEY", "OPENAI_BASE_URL")
-        server = f"The OpenAI-compatible server at {base_url}" if base_url else "The OpenAI API"
+        server = f"The OpenAI-compatible server at {redact_url(base_url)}" if base_url else "The OpenAI API"
         return server, {
             **common,
             # Local servers ignore the key; the client requires one.
@@ -468,9 +471,13 @@ def build_chat_model(settings: AgentSettings, offline_factory: OfflineFactory | 
                 kind="not_configured",
             )
         return offline_factory(settings)
+    redact_client_logs()
+    from agents.call_bounds import CallBounds, with_bounds  # it builds on this module's errors
+
     server, arguments = _provider_arguments(settings)
     policy = _policy(settings, server)
     model = with_retries(_init_chat_model(settings, arguments, policy), policy)
+    model = with_bounds(model, CallBounds.from_settings(settings, server))
     if settings.resolved_provider == "mistral":  # ChatMistralAI's own field holds whole seconds only
         timeout = httpx.Timeout(settings.request_timeout_seconds)
         model.client.timeout = timeout  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,6 +31,17 @@ from rag.retriever import HybridRetriever
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 4000
+# Letters that draw nothing (Hangul fillers, the blank Braille pattern), beside the categories below.
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def is_blank(question: str) -> bool:
+    """Whether ``question`` shows nothing: only spaces, control and format characters (zero-width
+    spaces and joiners, U+2060, U+FEFF, bidi marks) or letters that draw nothing."""
+    return all(
+        unicodedata.category(char)[0] in "CZ" or char in INVISIBLE_LETTERS or char.isspace()
+        for char in question
+    )
 
 
 def tools_called(trace: list[TraceStep]) -> list[str]:
@@ -129,7 +141,7 @@ class AgentService:
     def stream(self, question: str, thread_id: str = "default") -> Iterator[AgentEvent]:
         """Events of one turn: nodes, tool calls and results, answer tokens, then the answer."""
         question = question.strip()
-        if not question:
+        if is_blank(question):
             yield ErrorOccurred(
                 message="The question is empty: type a question about your visit.", kind="empty_question"
             )

@@ -67,7 +67,7 @@ def render_answer(turn: Turn, labels: Labels, operator: bool) -> None:
     st.markdown(answer_markdown(view))
     if not view.sources:
         return
-    st.markdown(f"**{escape(labels['sources'])}**")
+    st.markdown(f"**{escape(labels['related' if view.related else 'sources'])}**")
     for source in view.sources:
         with st.expander(source_label(source)):
             st.markdown(source_markdown(source, labels, operator=operator))

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from agents.checkpoints import CheckpointStoreError
 from agents.config import AgentSettings
@@ -140,7 +140,7 @@ def current_settings(service: AgentService | None) -> tuple[AgentSettings, RagSe
         return service.settings, service.retriever.settings
     try:
         return AgentSettings(), RagSettings()
-    except ValidationError:  # the page says why; the sidebar still shows something
+    except (ValidationError, SettingsError):  # the page says why; the sidebar still shows something
         return AgentSettings.model_construct(), RagSettings.model_construct()
 
 

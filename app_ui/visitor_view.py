@@ -72,6 +72,7 @@ class VisitorAnswer:
     text: str
     sources: list[VisitorSource]
     numbers: dict[int, int]  # evidence number -> the number the visitor sees
+    related: bool = False  # the sources are the closest passages of a declined answer, not its sources
 
 
 def visitor_answer(reply: Answer) -> VisitorAnswer:
@@ -96,4 +97,5 @@ def visitor_answer(reply: Answer) -> VisitorAnswer:
         )
         for citation in reply.citations
     ]
-    return VisitorAnswer(text=reply.text, sources=sources, numbers=reply.shown_numbers())
+    related = bool(sources) and {s.number for s in sources} <= set(reply.related)
+    return VisitorAnswer(text=reply.text, sources=sources, numbers=reply.shown_numbers(), related=related)

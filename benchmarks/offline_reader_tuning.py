@@ -61,8 +61,23 @@ def gather(service: AgentService, questions: list[dict[str, Any]]) -> list[Brief
                 kb_language=(service.retriever.languages or ["fr"])[0],
                 evidence=values.get("evidence", []),
                 tool_results=values.get("tool_results", []),
+                request=values.get("request"),
             )
         )
+    return briefs
+
+
+def cached_briefs(path: Path | None, questions: list[dict[str, Any]], service: AgentService) -> list[Brief]:
+    """The briefs kept in ``path`` when they are for these questions, else gathered (and kept)."""
+    ids = [q["id"] for q in questions]
+    if path and path.exists():
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if kept["ids"] == ids:
+            return [Brief.model_validate(b) for b in kept["briefs"]]
+    briefs = gather(service, questions)
+    if path:
+        payload = {"ids": ids, "briefs": [b.model_dump(mode="json") for b in briefs]}
+        path.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
     return briefs
 
 
@@ -149,6 +164,7 @@ def main() -> None:
     parser.add_argument("--questions", type=Path, action="append", help="default: dev set and scope set")
     parser.add_argument("--set", action="append", default=[], help="name=v1,v2 (threshold or a weight)")
     parser.add_argument("--fit", action="store_true", help="fit the answerability model")
+    parser.add_argument("--briefs", type=Path, help="a file keeping the gathered briefs between runs")
     args = parser.parse_args()
     grid = {name: [float(v) for v in values.split(",")] for name, values in (s.split("=") for s in args.set)}
     questions = [
@@ -156,7 +172,7 @@ def main() -> None:
     ]
     with tempfile.TemporaryDirectory() as folder:
         service = offline_service(args.index, Path(folder))
-        briefs = gather(service, questions)
+        briefs = cached_briefs(args.briefs, questions, service)
     embedder = service.retriever.embedder
     vectors = PassageVectorCache(embedder.embed_documents)
     if args.fit:

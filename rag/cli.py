@@ -84,6 +84,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         allow=args.allow or (),
         max_pages=args.max_pages,
         progress=None if args.quiet else RichIndexProgress(),
+        accept_mass_change=args.accept_changes,
     )
     for issue in report.issues:
         errors.print(f"[yellow]warning[/] {escape(issue)}")
@@ -312,6 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
         dest="crawl_concurrency",
         type=_at_least_one,
         help="requests in flight (RAG_CRAWL_CONCURRENCY)",
+    )
+    crawl.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="apply this run's changes even when many pages changed to the same text (held back by default)",
     )
     crawl.add_argument("--quiet", action="store_true", help="no progress bar")
     common(crawl)

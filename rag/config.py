@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 EmbeddingProvider = Literal["local", "minilm", "mistral", "openai"]
 
@@ -21,12 +23,16 @@ DEFAULT_EMBEDDING_MODELS: dict[str, str] = {
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT_ROOT / "data" / "corpus"
+# Chroma's rule for collection names (checked when a collection is opened: a late traceback).
+COLLECTION_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9._-]{1,510}[a-zA-Z0-9]")
+IPV4 = re.compile(r"\d{1,3}(\.\d{1,3}){3}")
 
 
 class RagSettings(BaseSettings):
     """Every knob of indexing and retrieval, each documented where it is declared."""
 
-    model_config = SettingsConfigDict(env_prefix="RAG_", env_file=".env", extra="ignore")
+    # inf, nan and 1e400 (read as inf) are refused by every number: a timeout must end.
+    model_config = SettingsConfigDict(env_prefix="RAG_", env_file=".env", extra="ignore", allow_inf_nan=False)
 
     index_dir: Path = Field(Path(".rag_index"), description="Folder of the embedded Chroma index.")
     collection: str = Field("knowledge_base", description="Chroma collection to write and read.")
@@ -45,7 +51,9 @@ class RagSettings(BaseSettings):
     openai_base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
     mistral_base_url: str | None = Field(None, validation_alias="MISTRAL_BASE_URL")
 
-    remote_timeout_seconds: float = Field(30.0, gt=0, description="Per-call timeout of remote embedders.")
+    remote_timeout_seconds: float = Field(
+        30.0, gt=0, le=600, description="Per-call timeout of remote embedders."
+    )
     remote_max_retries: int = Field(2, ge=0, description="Retries of a remote embedding call.")
 
     chunk_size: int = Field(700, ge=100, description="Characters per chunk (e5 reads 512 tokens).")
@@ -56,7 +64,8 @@ class RagSettings(BaseSettings):
     max_run_chunks: int = Field(
         20_000, ge=1, description="Chunks one indexing run may embed; a larger run is refused unchanged."
     )
-    app_index_roots: list[Path] = Field(
+    # NoDecode: read by _folder_list, so a malformed value is a sentence, not pydantic-settings' traceback.
+    app_index_roots: Annotated[list[Path], NoDecode] = Field(
         default_factory=lambda: [DEFAULT_CORPUS],
         description="Folders the app may index (JSON list); its uploads folder is always allowed.",
     )
@@ -68,7 +77,10 @@ class RagSettings(BaseSettings):
     hnsw_max_neighbors: int = Field(32, ge=4)
 
     freshness_check_seconds: float = Field(
-        2.0, ge=0.0, description="How often a long-lived retriever checks for a re-indexed collection."
+        2.0,
+        ge=0.0,
+        le=3600,
+        description="How often a long-lived retriever checks for a re-indexed collection.",
     )
     candidates: int = Field(60, ge=1, description="Hits taken from each retriever before fusion.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant.")
@@ -106,10 +118,12 @@ class RagSettings(BaseSettings):
         "Crawl-delay, when longer, wins).",
     )  # fmt: skip
     crawl_concurrency: int = Field(2, ge=1, le=16, description="Requests the crawler keeps in flight.")
-    crawl_timeout_seconds: float = Field(15.0, gt=0.0, description="Time limit of one crawler request.")
+    crawl_timeout_seconds: float = Field(
+        15.0, gt=0.0, le=600, description="Time limit of one crawler request."
+    )
     crawl_max_pages: int = Field(1000, ge=1, description="Most pages one crawl run fetches.")
     crawl_max_page_bytes: int = Field(
-        2_000_000, ge=1000, description="Larger pages (and sitemaps over 10 times this) are skipped."
+        2_000_000, ge=1000, description="Larger pages (decompressed size) are skipped."
     )
     crawl_retries: int = Field(
         1,
@@ -120,11 +134,67 @@ class RagSettings(BaseSettings):
     crawl_max_retry_wait_seconds: float = Field(
         30.0,
         ge=0.0,
+        le=3600,
         description="A Retry-After longer than this is not waited for: the page is retried next run.",
     )
     crawl_gone_after: int = Field(
         2, ge=1, description="Runs in a row a page must answer 404/410 before its chunks are removed."
     )
+    crawl_max_delay_seconds: float = Field(
+        60.0,
+        ge=0.0,
+        description="Longest Crawl-delay (robots.txt) or Retry-After the crawler honours; longer asks "
+        "are cut to this, with a warning.",
+    )
+    crawl_max_sitemaps: int = Field(
+        20, ge=1, le=1000, description="Most sitemaps (indexes and their children) one crawl run reads."
+    )
+    crawl_max_sitemap_bytes: int = Field(
+        10_000_000, ge=1000, description="Larger sitemaps (decompressed size) are skipped."
+    )
+
+    @field_validator("app_index_roots", mode="before")
+    @classmethod
+    def _folder_list(cls, value: Any) -> Any:
+        """A JSON list of folders, as documented; a single folder is accepted as itself."""
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if not text.startswith(("[", "{", '"')):
+            return [text] if text else []
+        try:
+            folders = json.loads(text)
+        except ValueError:
+            raise ValueError('it must be a JSON list of folders, e.g. ["data/corpus"]') from None
+        return [folders] if isinstance(folders, str) else folders
+
+    @field_validator("collection")
+    @classmethod
+    def _chroma_collection_name(cls, value: str) -> str:
+        if not COLLECTION_NAME.fullmatch(value) or ".." in value or IPV4.fullmatch(value):
+            raise ValueError(
+                "a collection name has 3-512 characters from a-z, A-Z, 0-9, '.', '_', '-', starts and "
+                "ends with a letter or digit, has no '..' and is not an IP address"
+            )
+        return value
+
+    @field_validator("crawl_user_agent")
+    @classmethod
+    def _printable_user_agent(cls, value: str) -> str:
+        """Blank, a server cannot tell who crawls; with a line break, it would forge headers."""
+        if not value.strip() or not value.isprintable():
+            raise ValueError("it must name the crawler in printable characters (it cannot be blank)")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> Self:
+        """Chunks advance by size minus overlap: an overlap as large as a chunk never advances."""
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError(
+                f"RAG_CHUNK_OVERLAP={self.chunk_overlap} must be smaller than RAG_CHUNK_SIZE="
+                f"{self.chunk_size}: lower the overlap (a fifth of the size is usual)."
+            )
+        return self
 
     @property
     def resolved_embedding_model(self) -> str:

@@ -14,6 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from rag.config import E5_EMBEDDER, E5_MODEL, RagSettings
+from rag.redact import redact_client_logs
 
 logger = logging.getLogger(__name__)
 
@@ -248,6 +249,7 @@ def build_embedder(settings: RagSettings) -> Embedder:
         return E5Embedder(model, settings.embedding_batch_size)
     if provider == "minilm":
         return MiniLMEmbedder(model, settings.embedding_batch_size)
+    redact_client_logs()  # a remote embedder's client logs its URL
     if provider == "mistral":
         if settings.mistral_api_key is None:
             raise EmbeddingConfigError("RAG_EMBEDDING_PROVIDER=mistral needs MISTRAL_API_KEY in .env")

@@ -470,3 +470,38 @@ def _write_group(store: ChunkStore, group: list[Chunk], vectors: np.ndarray) -> 
         [chunk.text for chunk in group],
         [chunk.to_metadata() for chunk in group],
     )
+
+
+def documents_within_cap(
+    documents: list[Document], settings: RagSettings
+) -> tuple[list[Document], list[Document]]:
+    """Split ``documents`` into those one run can index within ``max_run_chunks`` and those left for
+    a later run (a crawl larger than the cap then progresses run by run instead of never finishing).
+
+    The documents are prepared (de-duplicated, repeated passages dropped) as one set first, so the
+    part indexed now is chunked exactly as the whole set will be. Documents whose chunks are all
+    stored cost nothing and always belong to the first part. When not even one document fits,
+    everything is returned in the first part and indexing refuses the run as before.
+    """
+    prepared = prepare_documents(list(documents))
+    whole = plan_loaded_chunks(LoadResult(documents=prepared, records_read=len(prepared)), settings)
+    if len(whole.chunks) <= settings.max_run_chunks:
+        return prepared, []
+    try:
+        stored = set(ChunkStore.open(open_client(settings), settings.collection, settings).all_metadata())
+    except IndexMissingError:
+        stored = set()
+    now: list[Document] = []
+    later: list[Document] = []
+    chosen: set[str] = set()
+    for document in prepared:
+        loaded = LoadResult(documents=[document], records_read=1)
+        new = set(plan_loaded_chunks(loaded, settings).chunks) - stored - chosen
+        if len(chosen) + len(new) <= settings.max_run_chunks:
+            now.append(document)
+            chosen |= new
+        else:
+            later.append(document)
+    if later and not chosen:
+        return prepared, []
+    return now, later

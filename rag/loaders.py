@@ -21,6 +21,9 @@ TEXT_SUFFIXES = {".md", ".markdown", ".txt"}
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 _FIRST_HEADING = re.compile(r"^\s*#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _PAGE_TITLE_SEPARATOR = " | "
+# A text file is read up to this many times the character cap: enough to fill the cap after cleaning
+# (which drops markup and blank runs), never the whole of a huge file.
+READ_FACTOR = 2
 OUTSIDE_ROOTS = "a symbolic link to a place outside the folders the app may index: not read"
 
 
@@ -89,12 +92,12 @@ def _iter_files(root: Path) -> Iterator[Path]:
 def _load_file(file: Path, relative: Path, result: LoadResult, max_record_chars: int | None) -> None:
     suffix = file.suffix.lower()
 
-    def keep(document: Document, line: int | None) -> None:
+    def keep(document: Document, line: int | None, read_whole: bool = True) -> None:
         result.records_read += 1
-        if max_record_chars is not None and len(document.text) > max_record_chars:
-            size = len(document.text)
+        if max_record_chars is not None and (len(document.text) > max_record_chars or not read_whole):
+            size = f"{len(document.text):,} characters" if read_whole else f"{file.stat().st_size:,} bytes"
             document.text = cap_text(document.text, max_record_chars)
-            message = f"cut to its first {len(document.text):,} of {size:,} characters (RAG_MAX_RECORD_CHARS)"
+            message = f"cut to its first {len(document.text):,} characters of {size} (RAG_MAX_RECORD_CHARS)"
             result.cut.append(LoadIssue(str(file), line, message))
         result.documents.append(document)
 
@@ -103,12 +106,13 @@ def _load_file(file: Path, relative: Path, result: LoadResult, max_record_chars:
             for line, document in _read_jsonl(file, result.issues):
                 keep(document, line)
         elif suffix in TEXT_SUFFIXES:
-            text_document = _read_text_file(file, relative)
+            limit = None if max_record_chars is None else READ_FACTOR * max_record_chars
+            text_document, read_whole = _read_text_file(file, relative, limit)
             if text_document is None:
                 result.records_read += 1
                 result.issues.append(LoadIssue(str(file), None, "no text after cleaning"))
             else:
-                keep(text_document, None)
+                keep(text_document, None, read_whole)
         else:
             result.issues.append(LoadIssue(str(file), None, f"unsupported file type {suffix!r}"))
     except (OSError, UnicodeDecodeError) as error:
@@ -180,18 +184,24 @@ def _url_category(url: str) -> str:
     return segments[0] if segments else ""
 
 
-def _read_text_file(file: Path, relative: Path) -> Document | None:
-    text = clean_text(file.read_text(encoding="utf-8-sig"))
+def _read_text_file(file: Path, relative: Path, limit: int | None) -> tuple[Document | None, bool]:
+    """The file as a document (None: no text), read up to ``limit`` characters; and whether it was
+    read whole."""
+    with file.open(encoding="utf-8-sig") as handle:
+        raw = handle.read() if limit is None else handle.read(limit)
+        read_whole = limit is None or not handle.read(1)
+    text = clean_text(raw)
     if not text:
-        return None
+        return None, read_whole
     heading = _FIRST_HEADING.search(text)
     title = heading.group(1).strip() if heading else file.stem.replace("_", " ")
-    return Document(
+    document = Document(
         text=text,
         source=relative.as_posix(),
         title=title,
         category=relative.parent.as_posix() if relative.parent != Path(".") else "",
     )
+    return document, read_whole
 
 
 def deduplicate(documents: list[Document]) -> list[Document]:

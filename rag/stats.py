@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -10,6 +12,16 @@ from typing import Any
 from rag.config import RagSettings
 from rag.crawl.state import CrawlState, RunSummary, state_path
 from rag.store import ChunkStore, KnowledgeBaseError, open_client
+
+REPLACEMENT = "\ufffd"
+
+
+def printable(text: object) -> str:
+    """``text`` with control and format characters (terminal escapes, line breaks, bidi overrides)
+    shown as U+FFFD: a crawled link or a stored name must not drive the terminal that prints it."""
+    return "".join(
+        REPLACEMENT if unicodedata.category(char) in {"Cc", "Cf", "Zl", "Zp"} else char for char in str(text)
+    )
 
 
 def knowledge_base_stats(
@@ -27,14 +39,15 @@ def knowledge_base_stats(
     for name in names:
         store = ChunkStore.open(client, name, settings)
         info = store.info
+        model = info.get("embedding_model")
         rows.append(
             {
-                "collection": name,
+                "collection": printable(name),
                 "chunks": store.count(),
                 "documents": info.get("documents"),
-                "embedding_model": info.get("embedding_model"),
+                "embedding_model": printable(model) if model is not None else None,
                 "embedding_dimension": info.get("embedding_dimension"),
-                "languages": [code for code in str(info.get("languages", "")).split(",") if code],
+                "languages": [printable(code) for code in str(info.get("languages", "")).split(",") if code],
                 "complete": bool(info.get("complete")),
             }
         )
@@ -82,16 +95,31 @@ def crawl_freshness(settings: RagSettings, collection: str | None = None) -> Cra
     with CrawlState(path) as state:
         sources = [
             SourceFreshness(
-                url=page.url,
+                url=printable(page.url),
                 live=page.live,
                 last_fetched=_moment(page.fetched_at),
                 last_changed=_moment(page.changed_at),
-                last_outcome=page.last_outcome,
-                reason=page.last_reason,
+                last_outcome=_printable_or_none(page.last_outcome),
+                reason=_printable_or_none(page.last_reason),
             )
             for page in sorted(state.pages().values(), key=lambda page: page.url)
         ]
-        return CrawlFreshness(name, sources, state.run_summary())
+        return CrawlFreshness(name, sources, _printable_run(state.run_summary()))
+
+
+def _printable_or_none(text: str | None) -> str | None:
+    return printable(text) if text is not None else None
+
+
+def _printable_run(run: RunSummary | None) -> RunSummary | None:
+    """The run's changed URLs and outcome names as they may be printed."""
+    if run is None:
+        return None
+    return dataclasses.replace(
+        run,
+        outcomes={printable(name): count for name, count in run.outcomes.items()},
+        changes={printable(name): [printable(url) for url in urls] for name, urls in run.changes.items()},
+    )
 
 
 def _moment(timestamp: float | None) -> datetime | None:

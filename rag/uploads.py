@@ -3,6 +3,9 @@ listed, removed (with their chunks), and indexed with the allowed folders and a 
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -56,24 +59,41 @@ def list_uploads(settings: RagSettings) -> list[UploadedFile]:
     ]
 
 
+MAX_NAME_BYTES = 255  # the longest file name most file systems take
+
+
+def _refusal(name: str, size: int, settings: RagSettings, folder: Path) -> str | None:
+    """Why one file of a batch cannot be kept, or None."""
+    if Path(name).suffix.lower().lstrip(".") not in UPLOAD_SUFFIXES or name.startswith("."):
+        return f"{name!r} cannot be indexed: upload {', '.join(UPLOAD_SUFFIXES)} files."
+    if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES or not name.isprintable():
+        return (
+            f"{name[:40]!r}… cannot be kept: give it a shorter name in plain characters "
+            f"(at most {MAX_NAME_BYTES} bytes); nothing was uploaded."
+        )
+    if size > int(settings.upload_max_mb * 1024 * 1024):
+        return (
+            f"{name!r} is {size / 1024 / 1024:.1f} MB, more than the {settings.upload_max_mb:g} MB an upload "
+            "may be (RAG_UPLOAD_MAX_MB): nothing was uploaded."
+        )
+    target = folder / name
+    if target.exists() and not target.is_file() and not target.is_symlink():
+        return f"{name!r} is a folder in the uploads folder: rename the file; nothing was uploaded."
+    return None
+
+
 def save_uploads(files: Iterable[tuple[str, bytes]], settings: RagSettings) -> list[Path]:
     """Write ``(name, content)`` pairs into the uploads folder; names are reduced to their last part.
 
-    Every file is checked first (type, ``RAG_UPLOAD_MAX_MB``, ``RAG_UPLOAD_MAX_FILES`` counting
-    those kept), so a refused batch writes nothing. Raises :class:`UploadError` with the reason.
+    Every file is checked first (type, name, ``RAG_UPLOAD_MAX_MB``, ``RAG_UPLOAD_MAX_FILES`` counting
+    those kept), then written beside the folder's files and moved in only once all are written, so
+    a refused or failed batch leaves nothing. Raises :class:`UploadError` with the reason.
     """
     folder = uploads_folder(settings)
     batch = [(Path(name).name, content) for name, content in files]
-    limit = int(settings.upload_max_mb * 1024 * 1024)
     for name, content in batch:
-        if Path(name).suffix.lower().lstrip(".") not in UPLOAD_SUFFIXES or name.startswith("."):
-            raise UploadError(f"{name!r} cannot be indexed: upload {', '.join(UPLOAD_SUFFIXES)} files.")
-        if len(content) > limit:
-            size_mb = len(content) / 1024 / 1024
-            raise UploadError(
-                f"{name!r} is {size_mb:.1f} MB, more than the {settings.upload_max_mb:g} MB an upload "
-                "may be (RAG_UPLOAD_MAX_MB): nothing was uploaded."
-            )
+        if (refusal := _refusal(name, len(content), settings, folder)) is not None:
+            raise UploadError(refusal)
     kept = {upload.name for upload in list_uploads(settings)}
     total = len(kept | {name for name, _ in batch})
     if total > settings.upload_max_files:
@@ -81,14 +101,26 @@ def save_uploads(files: Iterable[tuple[str, bytes]], settings: RagSettings) -> l
             f"{total} uploaded files would be kept, more than {settings.upload_max_files} "
             "(RAG_UPLOAD_MAX_FILES): remove some first; nothing was uploaded."
         )
+    staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=_made(folder)))  # hidden: never indexed
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for number, (name, content) in enumerate(batch):
+            (staged_path := staging / str(number)).write_bytes(content)
+            staged.append((staged_path, folder / name))
+        for staged_path, path in staged:
+            os.replace(staged_path, path)  # replaces a symbolic link itself, never writes through it
+    except OSError as error:
+        raise UploadError(
+            f"The uploads could not be written ({error.strerror or error}): nothing was uploaded."
+        ) from error
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [path for _, path in staged]
+
+
+def _made(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    saved = []
-    for name, content in batch:
-        path = folder / name
-        path.unlink(missing_ok=True)  # never write through a symbolic link left in the folder
-        path.write_bytes(content)
-        saved.append(path)
-    return saved
+    return folder
 
 
 def remove_upload(name: str, settings: RagSettings) -> int:

@@ -40,6 +40,7 @@ class Answer(BaseModel):
     removed_citations: list[int] = Field(default_factory=list)  # evidence numbers that matched no passage
     values: list[CheckedValue] = Field(default_factory=list)  # every value stated, verified or not
     removed_sentences: list[str] = Field(default_factory=list)  # sentences dropped for unverified values
+    related: list[int] = Field(default_factory=list)  # shown numbers offered as related, not as the answer
 
     @property
     def abstained(self) -> bool:

@@ -29,8 +29,8 @@ def concept_name(concept: Concept) -> str:
 
 @lru_cache(maxsize=1)
 def roles() -> dict[str, Any]:
-    """The roles file: ``question``, ``subjects``, ``neutral``, ``qualifiers`` (lists of names) and
-    ``asked_by``."""
+    """The roles file: ``places``, ``offers``, ``visitors`` (the subjects), ``place_stand_ins``,
+    ``question``, ``neutral``, ``qualifiers`` (lists of names) and ``asked_by``."""
     with ROLES_FILE.open("rb") as file:
         return tomllib.load(file)
 
@@ -66,9 +66,23 @@ def topics(concepts: Iterable[Concept]) -> list[Concept]:
     return [c for c in concepts if concept_name(c) not in ignored]
 
 
+SUBJECT_KINDS = ("places", "offers", "visitors")
+
+
+def subject_kind(concept: Concept) -> str | None:
+    """``places``, ``offers`` or ``visitors``: the kind of subject the concept is, if one."""
+    name = concept_name(concept)
+    return next((kind for kind in SUBJECT_KINDS if name in roles()[kind]), None)
+
+
 def is_subject(concept: Concept) -> bool:
     """Whether the concept is a place, an offer or a group of visitors."""
-    return concept_name(concept) in set(roles()["subjects"])
+    return subject_kind(concept) is not None
+
+
+def is_qualifier(concept: Concept) -> bool:
+    """Whether the concept qualifies a value: a rate, a season, a time of day."""
+    return concept_name(concept) in set(roles()["qualifiers"])
 
 
 def subjects_in(text: str, language: str) -> list[Concept]:

@@ -51,8 +51,14 @@ def finish(
     evidence = state.get("evidence", [])
     composed = compose_answer(check.text, evidence, streamed=streamed)
     kind = _kind(state, bool(composed.cited), said)
+    related = [c.number for c in composed.answer.citations] if kind == "not_found" else []
     reply = composed.answer.model_copy(
-        update={"kind": kind, "values": checked_values(check), "removed_sentences": check.removed}
+        update={
+            "kind": kind,
+            "values": checked_values(check),
+            "removed_sentences": check.removed,
+            "related": related,  # a declined answer quotes only the closest passages
+        }
     )
     step = AnswerStep(
         node="synthesize" if node == "synthesize" else "direct_reply",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agents.answer.visitor_terms import concept_name, found_in, roles, subject_kind
 from agents.reading.request import (
     KnowledgeBaseSlots,
     Topic,
@@ -40,6 +41,7 @@ class Form:
     slot_only: bool  # nothing but slot values and function words: "and on Sunday?", "by car?"
     fragment: bool  # short, or opening with "and"/"what about", with at most a couple of topic words
     own_topic_clear: bool  # its meaning points to one topic well ahead of the others
+    names_visit_terms: bool = False  # it names a place, offer, group of visitors or rate of the visit
 
 
 def is_elliptical(own: TurnRequest, previous: TurnRequest | None, said: Said, form: Form) -> bool:
@@ -51,6 +53,8 @@ def is_elliptical(own: TurnRequest, previous: TurnRequest | None, said: Said, fo
     if said.deictic_origin or form.slot_only:
         return True
     if form.fragment and (not form.own_topic_clear or set(own.topics) <= set(previous.topics)):
+        return True
+    if _topic_unsaid(own, said, form):
         return True
     return "travel" in own.topics and said.origin is None and previous_place(previous) is not None
 
@@ -76,7 +80,7 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
     leaves unsaid; the knowledge base searched with the previous subject and the new words."""
     inherited: list[str] = []
     topics: list[Topic] = list(own.topics)
-    if form.slot_only or (form.fragment and not form.own_topic_clear):
+    if form.slot_only or (form.fragment and not form.own_topic_clear) or _topic_unsaid(own, said, form):
         travel_words = said.mode is not None or said.deictic_origin
         topics = ["travel"] if travel_words and "travel" not in previous.topics else list(previous.topics)
         topics = [t for t in topics if _names_a_slot_of(t, said)] or ["knowledge_base"]
@@ -85,7 +89,9 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
         topics.append("travel")
     weather = _weather(said, previous, inherited) if "weather" in topics else None
     travel = _travel(own, said, previous, inherited) if "travel" in topics else None
-    subject = previous.knowledge_base.subject
+    replaced = subject_replaced(previous.knowledge_base.subject, own.message, own.language)
+    subject = replaced or previous.knowledge_base.subject
+    search = replaced or follow_up_query(own.message, subject)
     inherited.append("subject")
     return own.model_copy(
         update={
@@ -94,13 +100,47 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
             "travel": travel,
             "knowledge_base": KnowledgeBaseSlots(
                 subject=subject,
-                search=follow_up_query(own.message, subject),
-                queries=[follow_up_query(own.message, subject)],
+                search=search,
+                queries=[search],
             ),
             "elliptical": True,
             "inherited": inherited,
         }
     )
+
+
+def _topic_unsaid(own: TurnRequest, said: Said, form: Form) -> bool:
+    """A fragment read as a tool's topic that names none of that tool's slots but a term of the visit
+    ("and reduced?", "and for a teenager?"): its meaning was the tool's by chance, not by what it says."""
+    tools = [t for t in own.topics if t != "knowledge_base"]
+    return (
+        form.fragment
+        and form.names_visit_terms
+        and bool(tools)
+        and not any(_names_a_slot_of(t, said) for t in tools)
+    )
+
+
+def subject_replaced(subject: str, message: str, language: str) -> str | None:
+    """The previous question asked of what the follow-up names instead: "When was the Grand Trianon
+    built?" then "And the Petit Trianon?" is "When was the Petit Trianon built?". Only a place, an offer
+    or a group of visitors replaces one of the same kind (a neutral "palace" stands for a place); None
+    when the follow-up names none, or the subject none of its kind."""
+    named = [
+        (kind, message[start:end])
+        for concept, start, end in found_in(message, [language])
+        if (kind := subject_kind(concept))
+    ]
+    if not named:
+        return None
+    kind, term = named[0]
+    for concept, start, end in found_in(subject, [language]):
+        stands_in = kind == "places" and concept_name(concept) in roles()["place_stand_ins"]
+        if subject_kind(concept) == kind or stands_in:
+            if subject[start:end].casefold() == term.casefold():
+                return None  # the same subject: not a replacement
+            return f"{subject[:start]}{term}{subject[end:]}"
+    return None
 
 
 def _names_a_slot_of(topic: Topic, said: Said) -> bool:

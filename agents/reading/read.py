@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from agents.answer.visitor_terms import found_in, is_qualifier, is_subject, unambiguous_in
 from agents.language import read_language
 from agents.offline.phrases import Cues
 from agents.reading import slots
@@ -111,7 +112,7 @@ def _form(message: str, language: str, said: Said, scores: list[TopicScores]) ->
     rest = _without_slots(message, language, said)
     cjk = len(UNSPACED_CHARACTER.findall(message)) > 0
     words = len(message.split())
-    topic_words = len(UNSPACED_CHARACTER.findall(rest)) if cjk else len(content_words(rest, language))
+    topic_words = _unspaced_topic_size(rest, language) if cjk else len(content_words(rest, language))
     slot_only = topic_words <= (SLOT_ONLY_CJK if cjk else 0) and _PUNCTUATION.sub(
         "", rest
     ) != _PUNCTUATION.sub("", message)
@@ -120,11 +121,23 @@ def _form(message: str, language: str, said: Said, scores: list[TopicScores]) ->
     fragment = slot_only or (
         (short or opened) and topic_words <= (FRAGMENT_CJK_TOPIC if cjk else FRAGMENT_TOPIC_WORDS)
     )
+    visit_terms = [c for c in unambiguous_in(message, [language]) if is_subject(c) or is_qualifier(c)]
     return Form(
         slot_only=slot_only,
         fragment=fragment,
         own_topic_clear=all(s.margin >= OWN_TOPIC_MARGIN for s in scores),
+        names_visit_terms=bool(visit_terms),
     )
+
+
+def _unspaced_topic_size(rest: str, language: str) -> int:
+    """How much a Japanese or Chinese turn says besides its slots: its characters, a term of the
+    glossary counting as one ("トリアノン" is one thing named, not five characters)."""
+    found = found_in(rest, [language])
+    text = list(rest)
+    for _, start, end in found:
+        text[start:end] = " " * (end - start)
+    return len(UNSPACED_CHARACTER.findall("".join(text))) + len({(s, e) for _, s, e in found})
 
 
 def _without_slots(message: str, language: str, said: Said) -> str:

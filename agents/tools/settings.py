@@ -13,15 +13,19 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 class ToolSettings(BaseSettings):
     """Online services the tools may call, and how long to wait for them."""
 
-    model_config = SettingsConfigDict(env_prefix="TOOLS_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="TOOLS_", env_file=".env", extra="ignore", allow_inf_nan=False
+    )
 
     offline: bool = Field(
         False, description="Never call an online service: climate normals and estimates only."
     )
-    timeout_seconds: float = Field(5.0, gt=0, description="Longest wait per HTTP attempt.")
+    timeout_seconds: float = Field(5.0, gt=0, le=120, description="Longest wait per HTTP attempt.")
     max_retries: int = Field(2, ge=0, description="Retries after the first attempt (429, 5xx, timeouts).")
-    retry_initial_wait_seconds: float = Field(0.5, ge=0, description="First wait between attempts; doubles.")
-    retry_max_wait_seconds: float = Field(4.0, ge=0, description="Longest wait between two attempts.")
+    retry_initial_wait_seconds: float = Field(
+        0.5, ge=0, le=60, description="First wait between attempts; doubles."
+    )
+    retry_max_wait_seconds: float = Field(4.0, ge=0, le=120, description="Longest wait between two attempts.")
 
     forecast_url: str = Field(
         "https://api.open-meteo.com/v1/forecast", description="Open-Meteo forecast endpoint (no key)."

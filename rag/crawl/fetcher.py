@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Literal
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_result, stop_after_attempt
 
+from rag.crawl.decoding import BodyEncodingError, BodyTooLarge, BoundedDecoder
 from rag.crawl.scope import normalise_url
 
 logger = logging.getLogger(__name__)
@@ -27,6 +29,7 @@ MAX_REDIRECTS = 5
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 BACKOFF_SECONDS = 1.0
 DRAIN_BYTES = 64 * 1024  # the body of a redirect or an error page, read to keep the connection
+_SECONDS = re.compile(r"[0-9]{1,12}")  # ASCII digits only
 
 
 @dataclass
@@ -72,17 +75,18 @@ class RequestPacer:
 
 
 def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
-    """Seconds asked by a Retry-After header (a number or an HTTP date); None if absent or unreadable."""
+    """Seconds asked by a Retry-After header (ASCII digits or an HTTP date); None if absent or
+    unreadable (``²`` is a digit to Python but no number to HTTP)."""
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
+    if _SECONDS.fullmatch(value):
         return float(value)
     try:
         moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        return max(0.0, moment.timestamp() - (time.time() if now is None else now))
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    return max(0.0, moment.timestamp() - (time.time() if now is None else now))
 
 
 class PoliteFetcher:
@@ -97,6 +101,7 @@ class PoliteFetcher:
         timeout: float,
         retries: int,
         max_retry_wait: float,
+        max_delay: float = float("inf"),
     ) -> None:
         self.client = client
         self.pacer = pacer
@@ -104,7 +109,9 @@ class PoliteFetcher:
         self.timeout = timeout
         self.retries = retries
         self.max_retry_wait = max_retry_wait
+        self.max_delay = max_delay
         self.requests = 0
+        self.warnings: list[str] = []  # each once, for the run's report
 
     async def fetch(
         self,
@@ -125,6 +132,22 @@ class PoliteFetcher:
         result: FetchResult = await retrying(self._follow, url, max_bytes, etag, last_modified, html)
         return result
 
+    def _capped_retry_after(self, header: str | None) -> float | None:
+        wait = retry_after_seconds(header)
+        if wait is None or wait <= self.max_delay:
+            return wait
+        self.warn(
+            f"the site asked to wait {wait:.0f} s (Retry-After); waiting at most "
+            f"RAG_CRAWL_MAX_DELAY_SECONDS={self.max_delay:g} s"
+        )
+        return self.max_delay
+
+    def warn(self, message: str) -> None:
+        """Note ``message`` once for the run's report (and the log)."""
+        if message not in self.warnings:
+            logger.warning("%s", message)
+            self.warnings.append(message)
+
     def _worth_retrying(self, result: FetchResult) -> bool:
         return result.kind == "failed" and (result.retry_after or 0.0) <= self.max_retry_wait
 
@@ -139,9 +162,9 @@ class PoliteFetcher:
     ) -> FetchResult:
         """One attempt: the request, then each redirect hop if the scope allows it."""
         headers = {}
-        if etag:
+        if etag := _validator(etag):  # a state saved by an older version may hold any text
             headers["If-None-Match"] = etag
-        if last_modified:
+        if last_modified := _validator(last_modified):
             headers["If-Modified-Since"] = last_modified
         current = url
         for _ in range(MAX_REDIRECTS + 1):
@@ -183,7 +206,7 @@ class PoliteFetcher:
             if status in (404, 410):
                 return FetchResult(url, "missing", status, reason=f"HTTP {status}")
             if status == 429 or status >= 500:
-                wait = retry_after_seconds(response.headers.get("retry-after"))
+                wait = self._capped_retry_after(response.headers.get("retry-after"))
                 return FetchResult(url, "failed", status, retry_after=wait, reason=f"HTTP {status}")
             if not 200 <= status < 300:
                 return FetchResult(url, "skipped", status, reason=f"HTTP {status}")
@@ -191,27 +214,57 @@ class PoliteFetcher:
             if html and content_type not in HTML_TYPES:
                 return FetchResult(url, "skipped", status, reason=f"not HTML ({content_type or 'no type'})")
             declared = response.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > max_bytes:
+            if declared.isascii() and declared.isdigit() and int(declared) > max_bytes:
                 return FetchResult(url, "skipped", status, reason=f"larger than {max_bytes} bytes")
-            body = bytearray()
-            async for piece in response.aiter_bytes():
-                body.extend(piece)
-                if len(body) > max_bytes:
-                    return FetchResult(url, "skipped", status, reason=f"larger than {max_bytes} bytes")
+            try:
+                body = await read_bounded(response, max_bytes)
+            except BodyTooLarge:
+                return FetchResult(url, "skipped", status, reason=f"larger than {max_bytes} bytes")
+            except BodyEncodingError as error:
+                return FetchResult(url, "skipped", status, reason=str(error))
             return FetchResult(
                 url,
                 "ok",
                 status,
-                bytes(body),
-                etag=response.headers.get("etag"),
-                last_modified=response.headers.get("last-modified"),
+                body,
+                etag=_validator(response.headers.get("etag")),
+                last_modified=_validator(response.headers.get("last-modified")),
             )
 
 
+async def read_bounded(response: httpx.Response, max_bytes: int) -> bytes:
+    """The decoded body, read raw and decoded here piece by piece so no more than ``max_bytes``
+    decoded bytes (plus one piece) are ever held; raises BodyTooLarge past the cap."""
+    if response.is_stream_consumed:  # a transport that read the body already (httpx.MockTransport)
+        if len(response.content) > max_bytes:
+            raise BodyTooLarge
+        return response.content
+    decoder = BoundedDecoder(response.headers.get("content-encoding", ""), max_bytes)
+    raw = 0
+    async for piece in response.aiter_raw():
+        raw += len(piece)
+        if raw > max_bytes:  # a compressed form larger than the page is no page
+            raise BodyTooLarge
+        decoder.feed(piece)
+    return decoder.body
+
+
+def _validator(value: str | None) -> str | None:
+    """An ETag or Last-Modified worth sending back: printable ASCII only (httpx refuses the rest,
+    which once failed every later request of the page)."""
+    if value and value.isascii() and value.isprintable():
+        return value
+    return None
+
+
 async def _drain(response: httpx.Response, limit: int = DRAIN_BYTES) -> None:
-    """Read a small unwanted body so the connection can be reused; a larger one closes it."""
+    """Read a small unwanted body so the connection can be reused; a larger one closes it.
+
+    Raw bytes: an error page is never decompressed (it could be a bomb)."""
+    if response.is_stream_consumed:
+        return
     read = 0
-    async for piece in response.aiter_bytes():
+    async for piece in response.aiter_raw():
         read += len(piece)
         if read > limit:
             return

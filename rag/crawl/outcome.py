@@ -76,3 +76,11 @@ def deferred(previous: PageRecord, run_id: int) -> PageRecord:
     record = replace(previous)
     record.last_run, record.last_outcome = run_id, "deferred"
     return record
+
+
+def held_back(previous: PageRecord, current: PageRecord, reason: str) -> PageRecord:
+    """The record of a page whose new text is not trusted: what it was before, with this visit noted."""
+    record = replace(previous)
+    record.last_run, record.fetched_at = current.last_run, current.fetched_at
+    record.last_outcome, record.last_reason = "suspect", reason
+    return record

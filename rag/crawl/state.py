@@ -11,6 +11,7 @@ import sqlite3
 import time
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
@@ -25,8 +26,9 @@ Outcome = Literal[
     "failed",  # timeout, network error, 5xx, 429: kept, retried next run
     "deferred",  # not fetched: the site asked to wait (Retry-After) past this run
     "skipped",  # too large, not HTML, no main text, redirected outside the scope: kept as it was
+    "suspect",  # changed to the same text as many other pages at once (maintenance?): kept as it was
 ]
-CHANGES: tuple[Outcome, ...] = ("added", "updated", "removed", "missing", "failed", "skipped")
+CHANGES: tuple[Outcome, ...] = ("added", "updated", "removed", "missing", "failed", "skipped", "suspect")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
@@ -94,6 +96,10 @@ def state_path(index_dir: Path, location: str, collection: str) -> Path:
     return index_dir / "crawl" / location / f"{collection}.sqlite3"
 
 
+class CrawlStateError(RuntimeError):
+    """The crawl state cannot be used (unreadable, or another crawl holds it); nothing was changed."""
+
+
 class CrawlState:
     """Pages and runs of one collection's crawls, in SQLite."""
 
@@ -101,10 +107,22 @@ class CrawlState:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.db = sqlite3.connect(path)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
+        try:
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM pages LIMIT 1").fetchall()
+            self.db.execute("SELECT id, key, started_at, finished_at, requests, details FROM runs LIMIT 1")
+            check = self.db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check: {check[0] if check else 'no answer'}")
+        except sqlite3.DatabaseError as error:
+            self.db.close()
+            raise CrawlStateError(
+                f"The crawl state {path} is unreadable ({error}): move it aside (mv {path} {path}.bad) and "
+                "crawl again; the index keeps its chunks and the next crawl fetches every page afresh."
+            ) from error
 
     def close(self) -> None:
         self.db.close()
@@ -191,3 +209,24 @@ def _record(row: sqlite3.Row) -> PageRecord:
     values = {name: row[name] for name in _COLUMNS}
     values["live"] = bool(values["live"])
     return PageRecord(**values)
+
+
+@contextmanager
+def crawl_lock(path: Path) -> Iterator[None]:
+    """Hold the crawl lock of a collection (a file beside its state): one crawl at a time, or the
+    polite request rate doubles. The lock goes with the process, so a killed crawl leaves none."""
+    from filelock import FileLock, Timeout
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(path.with_name(f"{path.name}.lock"), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout as error:
+        raise CrawlStateError(
+            f"Another crawl of this collection is running (lock {lock.lock_file}): wait for it to "
+            "finish, then crawl again."
+        ) from error
+    try:
+        yield
+    finally:
+        lock.release()

@@ -71,6 +71,8 @@ def test_an_unrelated_question_is_not_answered_from_the_knowledge_base(service: 
     assert result.abstained and result.kind == "not_found"
     assert "chateauversailles.fr" in result.answer
     assert "**" not in result.answer  # any passage shown is offered as related, with no headline
+    shown = [citation.number for citation in result.reply.citations]
+    assert result.reply.related == shown  # each quoted passage is marked related, not a source
 
 
 def test_a_greeting_costs_one_model_call_and_no_search(service: AgentService) -> None:

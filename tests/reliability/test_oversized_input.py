@@ -76,3 +76,43 @@ def test_the_cli_names_the_cap_in_one_sentence_and_exits_2(
     assert code == 2
     assert err.startswith("error: This run would embed 30 chunks") and "Traceback" not in err
     assert not (tmp_path / "index" / "chroma.sqlite3").exists()
+
+
+def test_a_huge_markdown_file_is_read_only_as_far_as_the_cap_needs_and_reported_cut(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from rag.loaders import load_sources
+
+    corpus = tmp_path / "guides"
+    corpus.mkdir()
+    paragraph = "The Grand Trianon was built in pink marble for Louis XIV in 1687. " * 8
+    with (corpus / "huge.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Trianon\n\n")
+        for part in range(60_000):  # about 32 MB, written in pieces
+            handle.write(f"Part {part}. {paragraph}\n\n")
+    size = (corpus / "huge.md").stat().st_size
+
+    tracemalloc.start()
+    result = load_sources([corpus], max_record_chars=20_000)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+
+    [document] = result.documents
+    assert len(document.text) <= 20_000 and document.text.startswith("# Trianon")
+    [cut] = result.cut
+    assert cut.path == str(corpus / "huge.md") and "RAG_MAX_RECORD_CHARS" in cut.message
+    assert f"{size:,} bytes" in cut.message
+    assert peak < 2_000_000  # the whole file would be 32 MB of bytes, then as much again of text
+
+
+def test_a_file_whose_text_shrinks_under_the_cap_after_cleaning_is_still_reported_cut(tmp_path: Path) -> None:
+    from rag.loaders import load_sources
+
+    corpus = tmp_path / "guides"
+    corpus.mkdir()
+    # Mostly blank lines: what is read fits the cap once cleaned, yet the file goes on.
+    (corpus / "sparse.md").write_text("# Sparse\n\n" + "word\n\n\n\n\n\n\n\n" * 20_000, encoding="utf-8")
+
+    result = load_sources([corpus], max_record_chars=2_000)
+
+    assert len(result.cut) == 1 and len(result.documents[0].text) <= 2_000

@@ -148,3 +148,26 @@ def test_removing_an_unknown_upload_is_refused_and_removes_nothing(
 
     assert (layout["root"] / "guide.md").exists()
     assert [upload.name for upload in list_uploads(settings)] == ["faq.md"]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        ("x" * 300 + ".md", "too long for the file system"),
+        ("bad\x00name.md", "a NUL byte"),
+        ("line\nbreak.md", "a line break"),
+        ("sub.md", "the name of a folder already there"),
+    ],
+    ids=["long-name", "nul", "newline", "folder"],
+)
+def test_a_batch_refused_at_its_second_file_writes_not_even_its_first(
+    layout: dict[str, Path], second: tuple[str, str]
+) -> None:
+    settings = _settings(layout)
+    (uploads_folder(settings) / "sub.md").mkdir(parents=True)
+
+    with pytest.raises(UploadError, match="nothing was uploaded"):
+        save_uploads([("first.md", b"# First\n\nKept?\n"), (second[0], b"# Second\n\nText.\n")], settings)
+
+    assert list_uploads(settings) == []
+    assert sorted(path.name for path in uploads_folder(settings).iterdir()) == ["sub.md"]

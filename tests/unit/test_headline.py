@@ -173,6 +173,7 @@ def test_every_concept_role_names_a_glossary_concept() -> None:
     glossary = load_glossary()
     assert glossary is not None
     names = {concept_name(c) for c in glossary.concepts}
-    listed = [*roles()["question"], *roles()["subjects"], *roles()["neutral"], *roles()["qualifiers"]]
+    kinds = ("question", "places", "offers", "visitors", "place_stand_ins", "neutral", "qualifiers")
+    listed = [name for kind in kinds for name in roles()[kind]]
     listed += [name for names_of_kind in roles()["asked_by"].values() for name in names_of_kind]
     assert set(listed) <= names

@@ -234,6 +234,62 @@ def test_a_knowledge_base_follow_up_searches_with_the_subject_carried_over(index
     assert request.knowledge_base.search == standalone and request.knowledge_base.queries == [standalone]
 
 
+@pytest.mark.parametrize(
+    ("conversation", "standalone"),
+    [
+        (["Quand a été construit le Grand Trianon ?", "Et le Petit Trianon ?"], "Petit Trianon"),
+        (["Wie viel kostet das Ticket für ein Kind?", "Und für einen Studenten?"], "Studenten"),
+        (["水曜日は宮殿は開いていますか？", "トリアノンは？"], "水曜日はトリアノンは開いていますか？"),
+        (["小特里亚农宫是什么时候建的？", "大特里亚农宫呢？"], "大特里亚农宫是什么时候建的？"),
+    ],
+)
+def test_a_follow_up_naming_another_subject_of_the_same_kind_asks_the_question_of_it(
+    conversation: list[str], standalone: str
+) -> None:
+    """The previous question with its place, offer or group of visitors replaced, so that the search
+    and the reader look for the asked aspect of the new subject, not of both."""
+    previous, follow_up = conversation
+    request = inherit(
+        _read(follow_up), _read(previous), Said(), Form(slot_only=False, fragment=True, own_topic_clear=False)
+    )
+
+    assert standalone in request.question and request.question != follow_up
+    assert request.question.count("Trianon") <= 1 and "(" not in request.question
+
+
+def test_a_follow_up_naming_a_subject_of_another_kind_keeps_the_subject_beside_it() -> None:
+    previous, own = _read("Combien coûte le billet du château ?"), _read("Et pour un étudiant ?")
+
+    request = inherit(own, previous, Said(), Form(slot_only=False, fragment=True, own_topic_clear=False))
+
+    assert request.question == "Et pour un étudiant ? (Combien coûte le billet du château)"
+
+
+def test_a_fragment_read_as_a_tool_naming_no_slot_of_it_but_a_term_of_the_visit_is_a_follow_up() -> None:
+    """e5 may put a two-word "and reduced?" closer to the weather than to prices: with no day or place
+    named and a rate named, it is a follow-up of the previous question, not a forecast request."""
+    previous = _request(["knowledge_base"])
+    own = _request(["weather"], weather=WeatherSlots())
+    form = Form(slot_only=False, fragment=True, own_topic_clear=True, names_visit_terms=True)
+
+    assert is_elliptical(own, previous, Said(), form)
+    assert inherit(own, previous, Said(), form).topics == ["knowledge_base"]
+    assert not is_elliptical(own, previous, Said(day="samedi"), form)  # a day: the forecast is asked
+    plain = Form(slot_only=False, fragment=True, own_topic_clear=True, names_visit_terms=False)
+    assert not is_elliptical(own, previous, Said(), plain)  # "will it be windy?": its own topic
+
+
+def _read(message: str, language: str | None = None) -> TurnRequest:
+    """A turn's own request, without its meaning read (the knowledge base's topic)."""
+    code = read_language(message, language).code
+    return TurnRequest(
+        message=message,
+        topics=["knowledge_base"],
+        knowledge_base=KnowledgeBaseSlots(subject=message, search=message),
+        language=code,
+    )
+
+
 def _request(topics: list[Any], **slots_: Any) -> TurnRequest:
     return TurnRequest(
         message="m", topics=topics, knowledge_base=KnowledgeBaseSlots(subject="s", search="s"), **slots_

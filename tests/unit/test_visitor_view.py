@@ -102,3 +102,15 @@ def test_the_page_language_is_the_last_questions_then_the_browsers_then_english(
     assert ui_language("pt_BR") == "pt"
     assert ui_language("ko-KR") == "en" and ui_language(None) == "en"
     assert ui_language("en-US", "ko") == "en"
+
+
+def test_a_declined_answer_lists_its_passages_as_related_pages_not_as_sources() -> None:
+    evidence = [_passage(2, PAGE, "Horaires", "Château"), _passage(5, GUIDE, "134- FAQ Horaires + jours")]
+    composed = compose_answer("Pas dans la base. Le plus proche : “…” [5], “…” [2].", evidence).answer
+
+    declined = visitor_answer(composed.model_copy(update={"kind": "not_found", "related": [1, 2]}))
+    answered = visitor_answer(composed)
+
+    assert declined.related and not answered.related
+    assert Labels("fr")["related"] != Labels("fr")["sources"]
+    assert all(Labels(code)["related"] != Labels("en")["related"] for code in ui_languages() if code != "en")
