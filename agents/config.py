@@ -119,6 +119,26 @@ class AgentSettings(BaseSettings):
     checkpoint_timeout_seconds: float = Field(
         10.0, gt=0, le=300, description="Longest wait to connect to PostgreSQL or get a pooled connection."
     )
+    checkpoints_per_thread: int = Field(
+        1,
+        ge=1,
+        le=1000,
+        description="Checkpoints kept per conversation after each turn (the latest hold all a later turn "
+        "needs; more keep older states for inspection).",
+    )
+    conversation_retention_days: float = Field(
+        90,
+        ge=0,
+        le=36500,
+        description="Conversations whose last turn is older are deleted when the service starts and by "
+        "python -m agents prune; 0 keeps them forever.",
+    )
+    max_turns_per_conversation: int = Field(
+        50,
+        ge=1,
+        le=10000,
+        description="Questions one conversation may hold; the next is refused politely (start a new one).",
+    )
     turn_wait_seconds: float = Field(
         30.0,
         ge=0,
