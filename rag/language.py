@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
@@ -17,7 +17,7 @@ MIN_SHARE = 0.1
 SUPPORTED_SCRIPTS = frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"})
 
 
-@lru_cache(maxsize=None)  # two models at most; never evicted (``f()`` and ``f(True)`` are two keys)
+@cache  # two models at most; never evicted (``f()`` and ``f(True)`` are two keys)
 def _identifier(restricted: bool) -> LanguageIdentifier:
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
