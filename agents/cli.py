@@ -121,6 +121,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_insights(args: argparse.Namespace) -> int:
+    """What visitors asked in the last days and what failed, from the conversations' database."""
+    from agents.insights.command import run_insights
+
+    return run_insights(args, console, errors)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="python -m agents", description=__doc__)
@@ -150,6 +157,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"refuse a file with more questions (default {DEFAULT_MAX_QUESTIONS})",
     )
     ev.set_defaults(handler=cmd_eval)
+    ins = sub.add_parser("insights", help="what visitors ask, grouped by meaning, and the content gaps")
+    ins.add_argument("--days", type=int, default=30, help="the last N days (default 30)")
+    ins.add_argument("--index", help="knowledge-base index folder (for the pages closest to each gap)")
+    ins.add_argument("--json", action="store_true", help="print one JSON object")
+    ins.add_argument("--csv", metavar="DIR", help="also write questions.csv and groups.csv into DIR")
+    ins.set_defaults(handler=cmd_insights)
     return parser
 
 
