@@ -162,6 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     ins.add_argument("--index", help="knowledge-base index folder (for the pages closest to each gap)")
     ins.add_argument("--json", action="store_true", help="print one JSON object")
     ins.add_argument("--csv", metavar="DIR", help="also write questions.csv and groups.csv into DIR")
+    ins.add_argument(
+        "--stale-days", type=int, default=30, help="list cited pages not re-checked for N days (default 30)"
+    )
     ins.set_defaults(handler=cmd_insights)
     return parser
 

@@ -7,6 +7,7 @@ as HTML, a link or an image.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 
 import streamlit as st
 
@@ -30,9 +31,15 @@ def load_insights(service: AgentService, days: int) -> Insights | str:
     """The report, or the sentence saying why there is none."""
     if service.questions is None:
         return "The questions log is off (AGENT_QUESTIONS_LOG=false): no insights to show."
+    from agents.insights.freshness import last_checked
+
     try:
         return build_insights(
-            service.questions, service.retriever.embedder, days, search=lambda q: closest_pages(service, q)
+            service.questions,
+            service.retriever.embedder,
+            days,
+            search=lambda q: closest_pages(service, q),
+            checked=last_checked(service.retriever.settings),
         )
     except Exception as error:  # noqa: BLE001 - the console stays usable; the log says what failed
         logger.warning("Insights could not be computed (%s).", type(error).__name__)
@@ -71,6 +78,27 @@ def render_gap(gap: QuestionGroup) -> None:
         st.caption("Closest pages: " + "; ".join(escape(f"{p['title']} ({p['url']})") for p in gap.pages))
 
 
+def render_stale(report: Insights) -> None:
+    """The pages visitors were shown most whose last check by the crawler is old (or unknown)."""
+    st.markdown(f"**Cited pages not re-checked for {report.stale_after_days} days**")
+    if not report.stale_sources:
+        st.caption("None: every cited web page was checked recently.")
+        return
+    st.dataframe(
+        [
+            {
+                "page": source.url,
+                "citations": source.citations,
+                "last checked": datetime.fromtimestamp(source.last_checked, UTC).date().isoformat()
+                if source.last_checked
+                else "never",
+            }
+            for source in report.stale_sources
+        ],
+        hide_index=True,
+    )
+
+
 def render_insights(service: AgentService | None) -> None:
     """An expander with the insights of the last N days, computed when the operator asks."""
     with st.expander("Visitor insights", icon=":material/insights:"):
@@ -100,4 +128,5 @@ def render_insights(service: AgentService | None) -> None:
         st.markdown("**Content gaps** (most often not found, partial or not helpful)")
         for gap in report.gaps:
             render_gap(gap)
+        render_stale(report)
         st.caption("Export: `python -m agents insights --csv DIR` (same database).")

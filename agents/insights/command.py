@@ -19,8 +19,10 @@ from agents.insights.report import Insights, PageSearch, build_insights
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
 
 
-def page_search(index: str | None) -> tuple[Any, PageSearch | None]:
-    """The embedder and, when an index exists, a search for the pages closest to a question."""
+def page_search(index: str | None) -> tuple[Any, PageSearch | None, dict[str, float]]:
+    """The embedder, a search for the pages closest to a question (when an index exists), and when
+    the crawler last checked each web page."""
+    from agents.insights.freshness import last_checked
     from rag.config import RagSettings
     from rag.embeddings import build_embedder
     from rag.errors import USER_ERRORS
@@ -28,10 +30,11 @@ def page_search(index: str | None) -> tuple[Any, PageSearch | None]:
 
     settings = RagSettings(index_dir=Path(index)) if index else RagSettings()
     embedder = build_embedder(settings)
+    checked = last_checked(settings)
     try:
         retriever = HybridRetriever(settings, embedder=embedder)
     except USER_ERRORS:  # no index yet: the gaps are listed without their closest pages
-        return embedder, None
+        return embedder, None, checked
 
     def search(question: str) -> list[dict[str, str]]:
         seen: dict[str, dict[str, str]] = {}
@@ -39,7 +42,7 @@ def page_search(index: str | None) -> tuple[Any, PageSearch | None]:
             seen.setdefault(hit.source, {"title": hit.title, "url": hit.source})
         return list(seen.values())
 
-    return embedder, search
+    return embedder, search, checked
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -149,16 +152,28 @@ def _print_text(report: Insights, console: Console) -> None:
             console.print(f"       missing: {escape(part)}")
         for page in gap.pages:
             console.print(f"       closest: {escape(page['title'])} — {escape(page['url'])}")
+    console.print(
+        f"[bold]Cited pages not checked for {report.stale_after_days} days ({len(report.stale_sources)})[/]"
+    )
+    for source in report.stale_sources:
+        when = (
+            datetime.fromtimestamp(source.last_checked, UTC).date().isoformat()
+            if source.last_checked
+            else "never"
+        )
+        console.print(f"  {source.citations:>4} citations  {escape(source.url)}  [dim]last checked {when}[/]")
 
 
 def run_insights(args: argparse.Namespace, console: Console, errors: Console) -> int:
-    if args.days < 1:
-        errors.print("[red]error:[/] --days must be at least 1.")
+    if args.days < 1 or args.stale_days < 1:
+        errors.print("[red]error:[/] --days and --stale-days must be at least 1.")
         return 2
     log = QuestionLog.for_settings(AgentSettings())
-    embedder, search = page_search(args.index)
+    embedder, search, checked = page_search(args.index)
     try:
-        report = build_insights(log, embedder, days=args.days, search=search)
+        report = build_insights(
+            log, embedder, days=args.days, search=search, checked=checked, stale_after_days=args.stale_days
+        )
         turns = log.questions(time.time() - args.days * DAY_SECONDS) if args.csv else []
     except Exception as error:
         if not is_checkpoint_failure(error):

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 import numpy as np
 from pydantic import BaseModel, Field
 
+from agents.insights.freshness import STALE_AFTER_DAYS, StaleSource, stale_sources
 from agents.insights.grouping import centred, leader_groups, reference_questions
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog, text_hash
 from rag.embeddings import Embedder
@@ -54,6 +55,8 @@ class Insights(BaseModel):
     by_day: dict[str, int]
     groups: list[QuestionGroup]
     gaps: list[QuestionGroup]
+    stale_after_days: int = STALE_AFTER_DAYS
+    stale_sources: list[StaleSource] = Field(default_factory=list)  # most cited, not re-checked lately
     group_of: dict[str, int] = Field(default_factory=dict, exclude=True)  # question text -> group id
 
 
@@ -153,6 +156,8 @@ def build_insights(
     search: PageSearch | None = None,
     now: float | None = None,
     max_gaps: int = 10,
+    checked: dict[str, float] | None = None,
+    stale_after_days: int = STALE_AFTER_DAYS,
 ) -> Insights:
     """Insights over the last ``days`` days of the log."""
     since = (now or time.time()) - days * DAY_SECONDS
@@ -167,4 +172,6 @@ def build_insights(
         by_day=dict(sorted(by_day.items())),
         groups=groups,
         gaps=rank_gaps(groups, search, max_gaps),
+        stale_after_days=stale_after_days,
+        stale_sources=stale_sources(turns, checked or {}, stale_after_days, now),
     )
