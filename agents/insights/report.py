@@ -162,7 +162,11 @@ def build_insights(
     """Insights over the last ``days`` days of the log."""
     since = (now or time.time()) - days * DAY_SECONDS
     turns = log.questions(since)
-    by_day = Counter(datetime.fromtimestamp(turn.asked_at, UTC).date().isoformat() for turn in turns)
+    days_since_epoch = Counter(int(turn.asked_at // DAY_SECONDS) for turn in turns)  # UTC days, cheaply
+    by_day = {
+        datetime.fromtimestamp(day * DAY_SECONDS, UTC).date().isoformat(): count
+        for day, count in days_since_epoch.items()
+    }
     groups = group_turns(log, embedder, turns)
     return Insights(
         group_of={text: group.id for group in groups for text in group.wordings},

@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -274,6 +275,12 @@ def _row(turn: LoggedQuestion) -> tuple[Any, ...]:
     )
 
 
+@lru_cache(maxsize=65_536)
+def _decoded(text: str) -> Any:
+    """JSON decoded once per distinct text: most rows repeat a few lists (100,000 rows in insights)."""
+    return json.loads(text)
+
+
 def _logged(row: Sequence[Any]) -> LoggedQuestion:
     (
         id_,
@@ -297,8 +304,8 @@ def _logged(row: Sequence[Any]) -> LoggedQuestion:
         question=question,
         language=language,
         kind=kind,
-        missing=json.loads(missing),
-        sources=json.loads(sources),
+        missing=list(_decoded(missing)),
+        sources=[dict(source) for source in _decoded(sources)],
         model=model,
         latency_ms=float(latency),
         feedback=feedback,
