@@ -128,6 +128,13 @@ def cmd_insights(args: argparse.Namespace) -> int:
     return run_insights(args, console, errors)
 
 
+def cmd_official(args: argparse.Namespace) -> int:
+    """Add, list or remove the official answers of the index the agent searches."""
+    from agents.official.command import run_official
+
+    return run_official(args, console, errors)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="python -m agents", description=__doc__)
@@ -166,6 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--stale-days", type=int, default=30, help="list cited pages not re-checked for N days (default 30)"
     )
     ins.set_defaults(handler=cmd_insights)
+    from agents.official.command import add_arguments
+
+    add_arguments(sub)
+    sub.choices["official"].set_defaults(handler=cmd_official)
     return parser
 
 

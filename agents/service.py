@@ -19,6 +19,7 @@ from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
 from agents.insights.store import LoggedQuestion, QuestionLog
 from agents.llm import ProviderError, build_chat_model
+from agents.official.search import OfficialFirstSearcher
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.trace import AgentStep, FollowUpStep, TraceStep
@@ -91,10 +92,11 @@ class AgentService:
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
         retriever_ = self.retriever
         self.visitor_tools = VisitorTools()
+        searcher = OfficialFirstSearcher(retriever_)  # operators' official answers before the pages
         deps = AgentDeps(
             llm=self.llm,
-            tools=[build_knowledge_base_tool(retriever_), *self.visitor_tools.tools],
-            search=lambda query: search_knowledge_base(retriever_, query),
+            tools=[build_knowledge_base_tool(searcher), *self.visitor_tools.tools],
+            search=lambda query: search_knowledge_base(searcher, query),
             embed=retriever_.embedder.embed_queries,
             kb_language=(retriever_.languages or ["fr"])[0],
             max_rounds=self.settings.max_rounds,

@@ -1,16 +1,21 @@
-"""'Checked on 20 November 2026' under a web source, in the visitor's language (Babel dates)."""
+"""'Checked on 20 November 2026' under a web source, and 'Official answer, 1 March 2026' under an
+operator's official answer, in the visitor's language (Babel dates)."""
 
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+import re
+from datetime import UTC, date, datetime
 
 import streamlit as st
 from babel.dates import format_date
 
 from app_ui.labels import Labels
+from app_ui.visitor_view import VisitorSource
 
 logger = logging.getLogger(__name__)
+OFFICIAL_ID = "official-"  # chunk ids of official answers (agents.official.store)
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # Babel's "long" date per language; English as written in Britain and at the palace: day first.
 BABEL_LOCALES = {"en": "en_GB", "pt": "pt_PT", "zh": "zh_Hans"}
 
@@ -28,16 +33,29 @@ def checked_dates(index_dir: str, collection: str) -> dict[str, float]:
         return {}
 
 
+def long_date(day: date, labels: Labels) -> str:
+    return format_date(day, format="long", locale=BABEL_LOCALES.get(labels.language, labels.language))
+
+
 def checked_on(moment: float, labels: Labels) -> str:
     """The visitor's sentence for a check at ``moment``: "Checked on 20 November 2026"."""
-    day = datetime.fromtimestamp(moment, UTC).date()
-    locale = BABEL_LOCALES.get(labels.language, labels.language)
-    return labels.say("checked_on", date=format_date(day, format="long", locale=locale))
+    return labels.say("checked_on", date=long_date(datetime.fromtimestamp(moment, UTC).date(), labels))
 
 
-def render_checked_on(url: str | None, labels: Labels) -> None:
-    """The caption under a web source, when the crawler has checked that page."""
-    if not url:
+def official_label(source: VisitorSource, labels: Labels) -> str | None:
+    """ "Official answer, 1 March 2026" for a source that is an operator's official answer."""
+    if not any(passage.chunk_id.startswith(OFFICIAL_ID) for passage in source.passages):
+        return None
+    found = ISO_DATE.search(source.title)
+    return labels.say(
+        "official_answer", date=long_date(date.fromisoformat(found.group()), labels) if found else ""
+    )
+
+
+def render_checked_on(source: VisitorSource, labels: Labels) -> None:
+    """The caption under a web page's source: when the crawler last checked it."""
+    url = source.url
+    if not url or any(passage.chunk_id.startswith(OFFICIAL_ID) for passage in source.passages):
         return
     from rag.config import RagSettings
 

@@ -12,7 +12,7 @@ import streamlit as st
 
 from agents.language import reply_language
 from app_ui.feedback import render_feedback
-from app_ui.freshness import render_checked_on
+from app_ui.freshness import official_label, render_checked_on
 from app_ui.labels import Labels, ui_language
 from app_ui.presenters import Turn, answer_markdown, escape, source_label, source_markdown
 from app_ui.visitor_view import visitor_answer
@@ -70,9 +70,10 @@ def render_answer(turn: Turn, labels: Labels, operator: bool) -> None:
     if view.sources:
         st.markdown(f"**{escape(labels['related' if view.related else 'sources'])}**")
     for source in view.sources:
+        source.title = official_label(source, labels) or source.title  # "Official answer, 1 March 2026"
         with st.expander(source_label(source)):
             st.markdown(source_markdown(source, labels, operator=operator))
-            render_checked_on(source.url, labels)
+            render_checked_on(source, labels)
     if not operator:
         render_feedback(final.turn_id, labels)
 

@@ -59,3 +59,38 @@ def test_a_web_source_says_when_it_was_last_checked_in_the_visitors_language(cra
     assert any(caption.endswith("Vérifiée le 20 novembre 2026") for caption in hours), hours
     others = [shown for label, shown in captions.items() if "Billets" in label]
     assert all(not any("Vérifiée" in caption for caption in shown) for shown in others)  # never crawled
+
+
+def test_an_official_answer_is_cited_as_official_with_its_date_in_the_visitors_language(
+    crawled: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rag.embeddings
+    from agents.cli import main
+
+    monkeypatch.setattr(rag.embeddings, "build_embedder", lambda settings: HashingEmbedder())
+    question = "Peut-on louer une barque sur le Grand Canal ?"
+    assert (
+        main(
+            [
+                "official",
+                "add",
+                "--question",
+                question,
+                "--language",
+                "fr",
+                "--valid-from",
+                "2026-03-01",
+                "--text",
+                "Les barques se louent au Grand Canal de mars à octobre.",
+                "--source",
+                "https://www.chateauversailles.fr/officiel/barques",
+            ]
+        )
+        == 0
+    )
+    at = start_app()
+    at.chat_input[0].set_value(question).run()
+    assert not at.exception, at.exception
+
+    labels = list(_source_captions(at))
+    assert any("Réponse officielle, 1 mars 2026" in label for label in labels), labels
