@@ -23,7 +23,9 @@ QUESTION = "Wie viel kostet eine Eintrittskarte für das Schloss?"
 
 
 def test_feedback_from_the_visitor_page_reaches_the_insights(
-    chromium: Path, app_url: str, tmp_path: Path
+    chromium: Path,  # noqa: F811 - the fixture imported above
+    app_url: str,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     from playwright.sync_api import expect
 
