@@ -96,7 +96,9 @@ class FinalAnswer(BaseModel):
     turn_id: str = ""  # the turn's row in the questions log (feedback refers to it); empty when not logged
 
 
-ErrorKind = Literal["empty_question", "question_too_long", "provider", "knowledge_base", "busy", "other"]
+ErrorKind = Literal[
+    "empty_question", "question_too_long", "provider", "knowledge_base", "busy", "conversation_full", "other"
+]
 
 
 class ErrorOccurred(BaseModel):
