@@ -105,6 +105,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_eval_out(Path(args.questions))
     out.parent.mkdir(parents=True, exist_ok=True)
     service = _service(args)
+    service.questions = None  # evaluation questions are not visitors': they stay out of the insights
     rows: list[dict[str, Any]] = []
     try:
         with out.open("w", encoding="utf-8") as handle:

@@ -128,3 +128,36 @@ def test_a_failed_log_write_answers_the_turn_and_warns_without_the_question(
     assert isinstance(answer, FinalAnswer) and answer.turn_id == ""
     assert "questions log could not be written" in caplog.text
     assert "Secret question" not in caplog.text and "jo@example.org" not in caplog.text
+
+
+def test_evaluation_questions_stay_out_of_the_log_and_asked_ones_are_in(
+    index_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rag.retriever
+    from agents import cli
+    from tests.conftest import HashingEmbedder, make_settings
+
+    monkeypatch.setattr(rag.retriever, "build_embedder", lambda settings: HashingEmbedder())
+    monkeypatch.setattr(rag.retriever, "embedder_name", lambda settings: "fake/hashing-64")
+    monkeypatch.setenv("AGENT_CHECKPOINT_PATH", str(tmp_path / "threads.sqlite"))
+    monkeypatch.setenv("AGENT_PROVIDER", "offline")
+    monkeypatch.setenv("RAG_COLLECTION", make_settings(index_dir).collection)
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(
+        '{"id": "q1", "question": "When does the palace open?", "lang": "en"}\n', encoding="utf-8"
+    )
+
+    evaluated = [
+        "eval",
+        "--questions",
+        str(questions),
+        "--index",
+        str(index_dir),
+        "--out",
+        str(tmp_path / "o"),
+    ]
+    assert cli.main(evaluated) == 0
+    assert cli.main(["ask", "Is the palace closed on Monday?", "--index", str(index_dir), "--json"]) == 0
+
+    log = QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_path=tmp_path / "threads.sqlite"))
+    assert [row.question for row in log.questions()] == ["Is the palace closed on Monday?"]
