@@ -105,6 +105,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_eval_out(Path(args.questions))
     out.parent.mkdir(parents=True, exist_ok=True)
     service = _service(args)
+    service.questions = None  # evaluation questions are not visitors': they stay out of the insights
     rows: list[dict[str, Any]] = []
     try:
         with out.open("w", encoding="utf-8") as handle:
@@ -119,6 +120,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
             )
     console.print_json(json.dumps({**summarise(rows), "skipped_lines": len(skipped), "out": str(out)}))
     return 0
+
+
+def cmd_insights(args: argparse.Namespace) -> int:
+    """What visitors asked in the last days and what failed, from the conversations' database."""
+    from agents.insights.command import run_insights
+
+    return run_insights(args, console, errors)
+
+
+def cmd_official(args: argparse.Namespace) -> int:
+    """Add, list or remove the official answers of the index the agent searches."""
+    from agents.official.command import run_official
+
+    return run_official(args, console, errors)
 
 
 def cmd_prune(args: argparse.Namespace) -> int:
@@ -179,6 +194,20 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"refuse a file with more questions (default {DEFAULT_MAX_QUESTIONS})",
     )
     ev.set_defaults(handler=cmd_eval)
+    ins = sub.add_parser("insights", help="what visitors ask, grouped by meaning, and the content gaps")
+    ins.add_argument("--days", type=int, default=30, help="the last N days (default 30)")
+    ins.add_argument("--index", help="knowledge-base index folder (for the pages closest to each gap)")
+    ins.add_argument("--json", action="store_true", help="print one JSON object")
+    ins.add_argument("--csv", metavar="DIR", help="also write questions.csv and groups.csv into DIR")
+    ins.add_argument(
+        "--stale-days", type=int, default=30, help="list cited pages not re-checked for N days (default 30)"
+    )
+    ins.set_defaults(handler=cmd_insights)
+    from agents.official.command import add_arguments
+
+    add_arguments(sub)
+    sub.choices["official"].set_defaults(handler=cmd_official)
+
     prune = sub.add_parser("prune", help="delete conversations older than AGENT_CONVERSATION_RETENTION_DAYS")
     prune.add_argument("--days", type=float, help="this retention instead of the setting's")
     prune.set_defaults(handler=cmd_prune)

@@ -119,6 +119,14 @@ class AgentSettings(BaseSettings):
     checkpoint_timeout_seconds: float = Field(
         10.0, gt=0, le=300, description="Longest wait to connect to PostgreSQL or get a pooled connection."
     )
+    questions_log: bool = Field(
+        True,
+        description="Keep a log of visitors' questions (masked) in the conversations' database, for the "
+        "operators' insights; false = keep none.",
+    )
+    questions_retention_days: int = Field(
+        90, ge=1, le=3650, description="Days a logged question is kept; older ones are deleted."
+    )
     checkpoints_per_thread: int = Field(
         1,
         ge=1,

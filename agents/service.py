@@ -17,7 +17,9 @@ from agents.config import AgentSettings
 from agents.deps import AgentDeps
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
+from agents.insights.store import LoggedQuestion, QuestionLog
 from agents.llm import ProviderError, build_chat_model
+from agents.official.search import OfficialFirstSearcher
 from agents.retention import forget_old_threads, keep_latest_checkpoints
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
@@ -82,6 +84,7 @@ class AgentService:
         llm: BaseChatModel | None = None,
         retriever: HybridRetriever | None = None,
         checkpointer: Any = None,
+        questions: QuestionLog | None = None,
     ) -> None:
         self.settings = settings or AgentSettings()
         self.retriever = retriever or HybridRetriever(rag_settings)
@@ -90,10 +93,11 @@ class AgentService:
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
         retriever_ = self.retriever
         self.visitor_tools = VisitorTools()
+        searcher = OfficialFirstSearcher(retriever_)  # operators' official answers before the pages
         deps = AgentDeps(
             llm=self.llm,
-            tools=[build_knowledge_base_tool(retriever_), *self.visitor_tools.tools],
-            search=lambda query: search_knowledge_base(retriever_, query),
+            tools=[build_knowledge_base_tool(searcher), *self.visitor_tools.tools],
+            search=lambda query: search_knowledge_base(searcher, query),
             embed=retriever_.embedder.embed_queries,
             kb_language=(retriever_.languages or ["fr"])[0],
             max_rounds=self.settings.max_rounds,
@@ -111,6 +115,10 @@ class AgentService:
         self.store_description = (
             self.checkpoints.description if self.checkpoints else "the conversation store"
         )
+        # The questions log lives beside the conversations; a caller's own checkpointer (tests) has none.
+        self.questions = questions
+        if questions is None and self.checkpoints is not None and self.settings.questions_log:
+            self.questions = QuestionLog.for_settings(self.settings)
         self.graph = build_graph(deps, checkpointer if self.checkpoints is None else self.checkpoints.saver)
         if self.checkpoints is not None and self.settings.conversation_retention_days:
             self.forget_old_conversations()
@@ -190,7 +198,7 @@ class AgentService:
         trace = values.get("trace", [])
         reply = values.get("reply") or Answer()
         seconds = time.perf_counter() - started
-        yield FinalAnswer(
+        final = FinalAnswer(
             answer=reply.text,
             language=values.get("language", ""),
             tools=tools_called(trace),
@@ -213,6 +221,32 @@ class AgentService:
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
         )
+        final.turn_id = self._log_turn(question, thread_id, final, values.get("gaps", []))
+        yield final
+
+    def _log_turn(self, question: str, thread_id: str, final: FinalAnswer, gaps: list[str]) -> str:
+        """Keep the turn in the questions log; a failed write never fails the turn, and the warning
+        names neither the question nor the database's password."""
+        if self.questions is None:
+            return ""
+        try:
+            return self.questions.record(
+                LoggedQuestion(
+                    question=question,
+                    language=final.language,
+                    kind=final.kind,
+                    thread_id=thread_id,
+                    missing=[str(gap) for gap in gaps] if final.kind != "answered" else [],
+                    sources=[{"title": s["title"], "url": s["url"]} for s in final.sources],
+                    model=self.model_name,
+                    latency_ms=round(final.seconds * 1000, 1),
+                )
+            )
+        except Exception as error:  # noqa: BLE001 - logging is a side job: the visitor gets the answer
+            url = self.settings.checkpoint_url
+            reason = failure_reason(error, url.get_secret_value() if url else None)
+            logger.warning("The questions log could not be written (%s): this turn is not logged.", reason)
+            return ""
 
     def _turns_so_far(self, config: Any) -> int:
         """Questions the thread has stored (a failed turn's question counts: it is kept)."""

@@ -16,6 +16,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from agents.events import ErrorOccurred
 from agents.service import AgentService
 from app_ui.conversation import get_service, load_service, stream_answer
+from app_ui.insights import render_insights
 from app_ui.labels import Labels
 from app_ui.presenters import (
     Turn,
@@ -349,6 +350,7 @@ def console_page() -> None:
         st.info(OFFLINE_NOTICE, icon=":material/cloud_off:")
     if problem:
         st.warning(problem, icon=":material/warning:")
+    render_insights(service)
     question = take_question(st.chat_input("Ask as a visitor would", key="console-question"))
     for turn in st.session_state.turns:
         render_turn(turn, service)
