@@ -23,6 +23,7 @@ from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowle
 from agents.trace import AgentStep, FollowUpStep, TraceStep
 from agents.turn_events import TurnEvents
 from agents.turn_locks import TurnBusy, TurnLocks
+from agents.visit_calendar.check import indexed_texts
 from rag.config import RagSettings
 from rag.embeddings import same_query_threshold
 from rag.retriever import HybridRetriever
@@ -88,7 +89,7 @@ class AgentService:
         self.offline = llm is None and self.settings.resolved_provider == "offline"
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
         retriever_ = self.retriever
-        self.visitor_tools = VisitorTools()
+        self.visitor_tools = VisitorTools(source_texts=lambda: indexed_texts(retriever_))
         deps = AgentDeps(
             llm=self.llm,
             tools=[build_knowledge_base_tool(retriever_), *self.visitor_tools.tools],

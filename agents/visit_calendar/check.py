@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel.dates import format_date, get_day_names
 
@@ -30,6 +31,9 @@ from agents.visit_calendar.rules import (
     Season,
     month_day,
 )
+
+if TYPE_CHECKING:
+    from rag.retriever import HybridRetriever
 
 SOURCE_LANGUAGES = ("en", "fr")
 _MARKUP = re.compile(r"[*_`]+")
@@ -191,3 +195,10 @@ def index_texts(records: Iterable[tuple[str, str, Mapping[str, object]]]) -> dic
     for _, document, metadata in records:
         texts.setdefault(str(metadata.get("source", "")), []).append(document)
     return {source: "\n".join(chunks) for source, chunks in texts.items()}
+
+
+def indexed_texts(retriever: HybridRetriever) -> dict[str, str]:
+    """The documents of every collection ``retriever`` searches, by source."""
+    return index_texts(
+        record for searcher in retriever.collections for record in searcher.store.iter_records()
+    )
