@@ -1,4 +1,5 @@
-"""The source check: every value of a rule must be written in its cited document's indexed text.
+"""The source check: every value of a rule must be written in its cited document's indexed text,
+all on one line (a list item, a paragraph), so that a rule's hours are one line's hours.
 
 A rule whose document is missing from the index, or no longer says one of its values (an hour, a
 price, a day, a month), is reported with the document and the value, and withheld: the tool does not
@@ -47,6 +48,10 @@ class Value:
     spellings: tuple[str, ...]
 
 
+# A closing rule's line must say it closes: "unless the holiday falls on a Monday" is no Monday closing.
+CLOSED = Value("closed", ("closed", "shut", "fermé", "fermée", "fermés", "fermeture"))
+
+
 @dataclass(frozen=True)
 class Problem:
     """A rule its source no longer supports: which document, which value."""
@@ -82,11 +87,18 @@ def check_calendar(calendar: Calendar, texts: Mapping[str, str]) -> CheckReport:
         if text is None:
             problems.append(Problem(rule.id, rule.source, None))
             continue
-        plain = _plain(text)
-        problems += [
-            Problem(rule.id, rule.source, v.label) for v in values_of(rule) if not _written(v, plain)
-        ]
+        problems += [Problem(rule.id, rule.source, value.label) for value in _unsaid(values_of(rule), text)]
     return CheckReport(checked=len(rules), problems=tuple(problems))
+
+
+def _unsaid(values: list[Value], text: str) -> list[Value]:
+    """The values no single line of ``text`` writes together with the others: a rule's hours must be
+    one line's hours, not an opening time from one line and a closing time from another. Returns
+    what the line writing the most of them lacks (nothing when one line writes them all)."""
+    if not values:
+        return []
+    lines = [_plain(line) for line in text.splitlines() if line.strip()] or [""]
+    return min(([v for v in values if not _written(v, line)] for line in lines), key=len)
 
 
 def values_of(rule: Rule) -> list[Value]:
@@ -94,9 +106,9 @@ def values_of(rule: Rule) -> list[Value]:
     if isinstance(rule, Season):
         return [_day_value(rule.starts), _day_value(rule.ends)]
     if isinstance(rule, ClosedWeekdays):
-        return [_weekday(name) for name in rule.weekdays]
+        return [CLOSED, *(_weekday(name) for name in rule.weekdays)]
     if isinstance(rule, ClosedDates):
-        return [_day_value(value) for value in rule.dates]
+        return [CLOSED, *(_day_value(value) for value in rule.dates)]
     if isinstance(rule, Hours):
         times = [rule.opens, rule.closes, *([rule.last_admission] if rule.last_admission else [])]
         return [_time(value) for value in times] + [_weekday(name) for name in rule.weekdays or []]
@@ -176,8 +188,10 @@ def _month(month: int) -> Value:
 
 def _weekday(name: str) -> Value:
     index = WEEKDAYS.index(name)
-    spellings = tuple(str(get_day_names("wide", locale=code)[index]) for code in SOURCE_LANGUAGES)
-    return Value(name, spellings)
+    spellings = [str(get_day_names("wide", locale=code)[index]) for code in SOURCE_LANGUAGES]
+    if name in ("Saturday", "Sunday"):
+        spellings += ["weekend", "week-end"]  # "open at weekends" names both days
+    return Value(name, tuple(spellings))
 
 
 def corpus_texts(folder: Path) -> dict[str, str]:
