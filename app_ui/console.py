@@ -14,6 +14,7 @@ import streamlit as st
 
 from agents.events import ErrorOccurred
 from agents.service import AgentService
+from app_ui.calendar_view import render_visit_calendar
 from app_ui.conversation import get_service, load_service, stream_answer
 from app_ui.labels import Labels
 from app_ui.presenters import (
@@ -345,6 +346,7 @@ def console_page() -> None:
         st.info(OFFLINE_NOTICE, icon=":material/cloud_off:")
     if problem:
         st.warning(problem, icon=":material/warning:")
+    render_visit_calendar(service)
     question = take_question(st.chat_input("Ask as a visitor would", key="console-question"))
     for turn in st.session_state.turns:
         render_turn(turn, service)

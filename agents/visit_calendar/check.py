@@ -130,7 +130,9 @@ def values_of(rule: Rule) -> list[Value]:
 def _free_values(rule: FreeDays) -> list[Value]:
     found = [Value("free", ("free", "gratuit"))]
     if rule.first_sunday_of:
-        found.append(Value("first Sunday", ("first sunday", "premier dimanche", "1er dimanche")))
+        found.append(
+            Value("first Sunday", ("first sunday", "premier dimanche", "premiers dimanches", "1er dimanche"))
+        )
         found += [_month(rule.first_sunday_of[0]), _month(rule.first_sunday_of[-1])]
     return found
 
@@ -173,8 +175,9 @@ def _day_value(text: str) -> Value:
     date = dt.date(2024, month, day)
     spellings = [format_date(date, "d MMMM", locale=code) for code in SOURCE_LANGUAGES]
     spellings += [format_date(date, "MMMM d", locale="en")]
-    if day == 1:
-        spellings.append(f"1er {format_date(date, 'MMMM', locale='fr')}")
+    if day == 1:  # "1er avril", and "1 er avril" as crawled pages write the superscript
+        month = format_date(date, "MMMM", locale="fr")
+        spellings += [f"1er {month}", f"1 er {month}"]
     return Value(format_date(date, "d MMMM", locale="en"), tuple(spellings))
 
 

@@ -85,3 +85,21 @@ def test_the_command_exits_non_zero_and_names_the_rule(
     edit(corpus, OPENING_HOURS, "12:00 (noon) to 18:30", "13:00 to 18:30")
     assert main(["check", "--corpus", str(corpus)]) == 1
     assert "hours-trianon-high" in capsys.readouterr().out
+
+
+@pytest.mark.shared
+def test_the_real_corpus_calendar_is_written_in_the_crawled_pages() -> None:
+    import json
+
+    from benchmarks._common import CORPUS as REAL_CORPUS
+
+    texts: dict[str, str] = {}
+    with (REAL_CORPUS / "pages.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:
+            page = json.loads(line)
+            if len(page["text"]) > len(texts.get(page["url"].strip(), "")):
+                texts[page["url"].strip()] = page["text"]  # the most complete version, as the loader keeps
+    calendar = load_calendar(PROJECT_ROOT / "data" / "visit_calendar.versailles.toml")
+    assert check_calendar(calendar, texts).problems == ()
+    # The default corpus's calendar cites files that corpus does not have.
+    assert check_calendar(load_calendar(), texts).withheld

@@ -155,3 +155,13 @@ def test_the_tool_returns_the_json_of_its_result() -> None:
 def test_a_missing_calendar_file_says_which_setting_to_set(tmp_path: object) -> None:
     with pytest.raises(CalendarFileError, match="TOOLS_CALENDAR_FILE"):
         load_calendar(ToolSettings(_env_file=None, calendar_file="/nonexistent/calendar.toml").calendar_file)
+
+
+def test_the_console_month_view_has_a_cell_per_day_under_its_weekday() -> None:
+    from app_ui.calendar_view import month_grid
+
+    grid = month_grid(service(), "palace", 2026, 12)
+    assert grid[0]["Monday"] == "" and grid[0]["Sunday"] == "6 · 09:00–17:30 · free"
+    assert grid[1]["Monday"] == "7 · closed (weekly)"
+    assert grid[3]["Friday"] == "25 · closed (date)"
+    assert sum(bool(c) for week in grid for c in week.values()) == 31
