@@ -55,6 +55,10 @@ def render_visit_calendar(service: AgentService | None) -> None:
         first = st.date_input("Month", value=calendar_service.today().replace(day=1), key="calendar-month")
         if isinstance(first, dt.date) and place:
             st.table(month_grid(calendar_service, place, first.year, first.month))
-        for problem in calendar_service.check().problems:
-            st.warning(f"Not used: {problem}", icon=":material/rule:")
+        if problems := calendar_service.check().problems:  # inside the expander: a calendar for
+            # another corpus withholds every rule, which is one fact, not a page of warnings
+            lines = "\n".join(f"- {problem}" for problem in problems)
+            st.markdown(
+                f"**{len(problems)} rules not used** (`python -m agents.visit_calendar check`):\n{lines}"
+            )
         st.caption("Rules and sources: the calendar file (TOOLS_CALENDAR_FILE), see docs/tools.md.")

@@ -176,8 +176,8 @@ def _day_value(text: str) -> Value:
     spellings = [format_date(date, "d MMMM", locale=code) for code in SOURCE_LANGUAGES]
     spellings += [format_date(date, "MMMM d", locale="en")]
     if day == 1:  # "1er avril", and "1 er avril" as crawled pages write the superscript
-        month = format_date(date, "MMMM", locale="fr")
-        spellings += [f"1er {month}", f"1 er {month}"]
+        french = format_date(date, "MMMM", locale="fr")
+        spellings += [f"1er {french}", f"1 er {french}"]
     return Value(format_date(date, "d MMMM", locale="en"), tuple(spellings))
 
 
