@@ -28,6 +28,7 @@ from agents.visit_calendar.rules import Calendar, load_calendar
 from rag.config import PROJECT_ROOT
 from rag.lexicon.dates import day_label
 from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
+from rag.store import KnowledgeBaseError
 
 logger = logging.getLogger(__name__)
 DEFAULT_PLACE = "palace"
@@ -102,7 +103,12 @@ class CalendarService:
         """The source check, run on first use (the index is read once per service)."""
         with self._lock:
             if self._check is None:
-                self._check = check_calendar(self.calendar, self.source_texts())
+                try:
+                    texts = self.source_texts()
+                except (KnowledgeBaseError, OSError) as error:  # no rule is used rather than a crash
+                    logger.warning("The visit calendar cannot read the index (%s): no rule is used.", error)
+                    texts = {}
+                self._check = check_calendar(self.calendar, texts)
                 for problem in self._check.problems:
                     logger.warning("Visit calendar rule not used: %s", problem)
             return self._check

@@ -165,3 +165,20 @@ def test_the_console_month_view_has_a_cell_per_day_under_its_weekday() -> None:
     assert grid[1]["Monday"] == "7 · closed (weekly)"
     assert grid[3]["Friday"] == "25 · closed (date)"
     assert sum(bool(c) for week in grid for c in week.values()) == 31
+
+
+def test_a_short_range_gives_one_line_per_day() -> None:
+    result = service().get("2026-11-29", "palace", "en", until="2026-12-01")
+    assert [d.open for d in result.days] == ["open", "closed", "open"]
+    assert len(result.summary.splitlines()) == 4  # three days, then the sources
+
+
+def test_an_index_that_cannot_be_read_withholds_every_rule_instead_of_failing() -> None:
+    from rag.store import IndexMissingError
+
+    def unreadable() -> dict[str, str]:
+        raise IndexMissingError("No index in .rag_index. Build it with: python -m rag index")
+
+    broken = CalendarService(source_texts=unreadable, today=lambda: TODAY)
+    day = broken.get("2026-11-30", "palace").days[0]
+    assert day.open == "unknown" and "see the knowledge base" in day.line
