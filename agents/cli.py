@@ -1,4 +1,4 @@
-"""``python -m agents``: ask, chat and eval; it renders the service's events and nothing else."""
+"""``python -m agents``: ask, chat, eval and prune; it renders the service's events and nothing else."""
 
 from __future__ import annotations
 
@@ -121,6 +121,35 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_prune(args: argparse.Namespace) -> int:
+    """Delete the conversations whose last turn is older than the retention (a cron job may run it)."""
+    from agents.checkpoints import failure_reason, is_checkpoint_failure, open_checkpoints
+    from agents.config import AgentSettings
+    from agents.retention import forget_old_threads
+
+    settings = AgentSettings()
+    days = settings.conversation_retention_days if args.days is None else args.days
+    if days <= 0:
+        errors.print(
+            "AGENT_CONVERSATION_RETENTION_DAYS=0 keeps every conversation: pass --days N to delete some."
+        )
+        return 2
+    checkpoints = open_checkpoints(settings)
+    try:
+        deleted = forget_old_threads(checkpoints.saver, days)
+    except Exception as error:
+        if not is_checkpoint_failure(error):
+            raise
+        url = settings.checkpoint_url.get_secret_value() if settings.checkpoint_url else None
+        reason = failure_reason(error, url)
+        errors.print(f"Nothing was deleted from {checkpoints.description} ({reason}): try again later.")
+        return 2
+    finally:
+        checkpoints.close()
+    console.print(f"Deleted {deleted} conversations older than {days:g} days from {checkpoints.description}.")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="python -m agents", description=__doc__)
@@ -150,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"refuse a file with more questions (default {DEFAULT_MAX_QUESTIONS})",
     )
     ev.set_defaults(handler=cmd_eval)
+    prune = sub.add_parser("prune", help="delete conversations older than AGENT_CONVERSATION_RETENTION_DAYS")
+    prune.add_argument("--days", type=float, help="this retention instead of the setting's")
+    prune.set_defaults(handler=cmd_prune)
     return parser
 
 

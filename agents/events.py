@@ -95,7 +95,9 @@ class FinalAnswer(BaseModel):
     output_tokens: int | None = None
 
 
-ErrorKind = Literal["empty_question", "question_too_long", "provider", "knowledge_base", "busy", "other"]
+ErrorKind = Literal[
+    "empty_question", "question_too_long", "provider", "knowledge_base", "busy", "conversation_full", "other"
+]
 
 
 class ErrorOccurred(BaseModel):

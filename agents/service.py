@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AnyMessage, HumanMessage
 
 from agents.answer.model import Answer
 from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
@@ -18,6 +18,7 @@ from agents.deps import AgentDeps
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
 from agents.llm import ProviderError, build_chat_model
+from agents.retention import forget_old_threads, keep_latest_checkpoints
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.trace import AgentStep, FollowUpStep, TraceStep
@@ -112,6 +113,20 @@ class AgentService:
             self.checkpoints.description if self.checkpoints else "the conversation store"
         )
         self.graph = build_graph(deps, checkpointer if self.checkpoints is None else self.checkpoints.saver)
+        if self.checkpoints is not None and self.settings.conversation_retention_days:
+            self.forget_old_conversations()
+
+    def forget_old_conversations(self) -> int:
+        """Delete conversations whose last turn is older than ``AGENT_CONVERSATION_RETENTION_DAYS``."""
+        if self.checkpoints is None or not self.settings.conversation_retention_days:
+            return 0
+        try:
+            return forget_old_threads(self.checkpoints.saver, self.settings.conversation_retention_days)
+        except Exception as error:  # a store that fails now fails the turns too, in a sentence
+            if not is_checkpoint_failure(error):
+                raise
+            logger.warning("Old conversations in %s were not deleted: %s", self.store_description, error)
+            return 0
 
     def _offline_model(self, settings: AgentSettings) -> BaseChatModel:
         """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
@@ -155,6 +170,9 @@ class AgentService:
         turn = TurnEvents()
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
         try:
+            if self._turns_so_far(config) >= self.settings.max_turns_per_conversation:
+                yield self._conversation_full()
+                return
             for mode, chunk in self.graph.stream(
                 {"messages": [HumanMessage(question)]}, config, stream_mode=["tasks", "updates", "messages"]
             ):
@@ -168,6 +186,8 @@ class AgentService:
                 raise
             yield ErrorOccurred(message=self._store_failure(error))
             return
+        finally:
+            self._keep_latest_checkpoints(thread_id)
         trace = values.get("trace", [])
         reply = values.get("reply") or Answer()
         seconds = time.perf_counter() - started
@@ -194,6 +214,31 @@ class AgentService:
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
         )
+
+    def _turns_so_far(self, config: Any) -> int:
+        """Questions the thread has stored (a failed turn's question counts: it is kept)."""
+        messages: list[AnyMessage] = self.graph.get_state(config).values.get("messages", [])
+        return sum(isinstance(message, HumanMessage) for message in messages)
+
+    def _conversation_full(self) -> ErrorOccurred:
+        """The turn cap reached: the visitor page words it in the visitor's language."""
+        cap = self.settings.max_turns_per_conversation
+        return ErrorOccurred(
+            message=f"This conversation has reached its {cap} questions (AGENT_MAX_TURNS_PER_CONVERSATION): "
+            "start a new conversation and ask the question there.",
+            kind="conversation_full",
+        )
+
+    def _keep_latest_checkpoints(self, thread_id: str) -> None:
+        """After a turn, only the latest checkpoints of its thread stay (a failure here loses nothing)."""
+        if self.checkpoints is None:
+            return
+        try:
+            keep_latest_checkpoints(self.checkpoints.saver, thread_id, self.settings.checkpoints_per_thread)
+        except Exception as error:
+            if not is_checkpoint_failure(error):
+                raise
+            logger.warning("Older checkpoints in %s were not deleted: %s", self.store_description, error)
 
     def _store_failure(self, error: BaseException) -> str:
         url = self.settings.checkpoint_url

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from agents.events import ErrorOccurred
 from agents.service import AgentService
@@ -41,6 +42,7 @@ from app_ui.support import (
     password_matches,
     settings_summary,
 )
+from app_ui.upload_guard import allow_uploads
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.crawl.state import CrawlStateError
 from rag.stats import crawl_freshness, knowledge_base_stats
@@ -337,6 +339,8 @@ def console_page() -> None:
     ensure_session()
     if not operator_allowed():
         return
+    if (context := get_script_run_ctx()) is not None:
+        allow_uploads(context.session_id)  # only an opened console may upload (app_ui.upload_guard)
     service, problem = load_service()
     render_sidebar(service)
     st.title("Operator console", anchor=False)

@@ -15,8 +15,9 @@ from agents.events import AnswerToken, NodeStarted
 from agents.service import AgentService
 from app_ui import support
 from app_ui.labels import Labels
-from app_ui.presenters import Turn, running_label, safe_markdown
+from app_ui.presenters import Turn, running_label
 from app_ui.session import render_answer
+from app_ui.stream_drawing import StreamDrawing
 from app_ui.support import SERVICE_ERRORS, error_message, service_key, stream_turn
 from rag.redact import redact_text
 
@@ -46,13 +47,14 @@ def stream_answer(turn: Turn, service: AgentService, labels: Labels, operator: b
     visitor's language for a visitor; the answer streams in, then shows with its sources."""
     status = st.status("Thinking…", expanded=True) if operator else None
     answer = st.empty()
+    drawing = StreamDrawing(answer.container())  # finished paragraphs drawn once, the last one redrawn
     with nullcontext() if operator else st.spinner(labels["thinking"]):
         for event in stream_turn(service, turn.question, st.session_state.thread_id):
             line = turn.add(event)
             if status is not None and isinstance(event, NodeStarted):
                 status.update(label=running_label(event))
             elif isinstance(event, AnswerToken):
-                answer.markdown(safe_markdown(turn.streamed) + " ▌")
+                drawing.add(event.text)
             if status is not None and line:
                 status.markdown(line)
     if turn.final is not None and turn.final.language:

@@ -57,7 +57,7 @@ def render_answer(turn: Turn, labels: Labels, operator: bool) -> None:
             st.caption("The conversation is kept: ask again when this is fixed.")
         else:
             st.error(labels.error(turn.error_kind), icon=":material/error:")
-            if turn.error_kind not in {"empty_question", "question_too_long"}:
+            if turn.error_kind not in {"empty_question", "question_too_long", "conversation_full"}:
                 st.caption(labels["kept"])
         return
     if turn.final is None:
