@@ -26,6 +26,7 @@ from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowle
 from agents.trace import AgentStep, FollowUpStep, TraceStep
 from agents.turn_events import TurnEvents
 from agents.turn_locks import TurnBusy, TurnLocks
+from agents.visit_calendar.check import indexed_texts
 from rag.config import RagSettings
 from rag.embeddings import same_query_threshold
 from rag.retriever import HybridRetriever
@@ -92,7 +93,7 @@ class AgentService:
         self.offline = llm is None and self.settings.resolved_provider == "offline"
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
         retriever_ = self.retriever
-        self.visitor_tools = VisitorTools()
+        self.visitor_tools = VisitorTools(source_texts=lambda: indexed_texts(retriever_))
         searcher = OfficialFirstSearcher(retriever_)  # operators' official answers before the pages
         deps = AgentDeps(
             llm=self.llm,

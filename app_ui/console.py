@@ -15,6 +15,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from agents.events import ErrorOccurred
 from agents.service import AgentService
+from app_ui.calendar_view import render_visit_calendar
 from app_ui.conversation import get_service, load_service, stream_answer
 from app_ui.insights import render_insights
 from app_ui.labels import Labels
@@ -351,6 +352,7 @@ def console_page() -> None:
     if problem:
         st.warning(problem, icon=":material/warning:")
     render_insights(service)
+    render_visit_calendar(service)
     question = take_question(st.chat_input("Ask as a visitor would", key="console-question"))
     for turn in st.session_state.turns:
         render_turn(turn, service)
