@@ -149,6 +149,8 @@ class CalendarService:
         sources = list(dict.fromkeys(s for d in days for s in d.sources))
         lines = [d.line for d in days]
         summary = "\n".join([*lines, sources_line(reports[0].model_copy(update={"sources": sources}), code)])
+        if all(day.open == "unknown" for day in days):
+            summary = ""  # nothing settled (rules withheld): the knowledge base answers, no empty line
         return base.model_copy(
             update={
                 "status": "ok",

@@ -103,3 +103,14 @@ def test_the_real_corpus_calendar_is_written_in_the_crawled_pages() -> None:
     assert check_calendar(calendar, texts).problems == ()
     # The default corpus's calendar cites files that corpus does not have.
     assert check_calendar(load_calendar(), texts).withheld
+
+
+def test_an_index_without_the_calendars_sources_leaves_the_day_to_the_knowledge_base() -> None:
+    """Every rule withheld (another corpus indexed): the tool reports nothing a visitor would read,
+    so the answer is the knowledge base's, not an empty "cannot say" line."""
+    service = CalendarService(source_texts=lambda: {}, today=lambda: dt.date(2026, 11, 24))
+
+    result = service.get("2026-11-30", "palace", "en")
+
+    assert result.status == "ok" and result.days[0].open == "unknown"
+    assert result.summary == ""
