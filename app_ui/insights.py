@@ -101,13 +101,17 @@ def render_stale(report: Insights) -> None:
 
 def render_insights(service: AgentService | None) -> None:
     """An expander with the insights of the last N days, computed when the operator asks."""
-    with st.expander("Visitor insights", icon=":material/insights:"):
+    # open once insights were asked for: a rerun must not fold away what the operator asked to see
+    opened = st.session_state.get("insights") is not None
+    with st.expander("Visitor insights", icon=":material/insights:", expanded=opened):
         if service is None:
             st.caption("The assistant is not running: insights need its questions log.")
             return
         days = st.segmented_control("Last days", DAY_CHOICES, default=30, key="insights-days") or 30
         if st.button("Show insights", key="insights-show", icon=":material/query_stats:"):
             st.session_state.insights = load_insights(service, int(days))
+            if not opened:
+                st.rerun()  # drawn again, open, with the report
         report = st.session_state.get("insights")
         if report is None:
             return
