@@ -368,3 +368,42 @@ def _assert_stayed_local(requested: list[str]) -> None:
     elsewhere = sorted({url for url in requested if urlsplit(url).hostname != "127.0.0.1"})
     assert not elsewhere, f"the browser requested other hosts: {elsewhere}"
     assert requested, "no request was recorded"
+
+
+def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
+    chromium: Path, app_url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    english = Labels("en")
+    first, second = english["examples"][0], english["examples"][1]
+    with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
+        page.goto(app_url)
+        box = page.get_by_test_id("stChatInputTextArea")
+        box.wait_for(timeout=60_000)
+        box.fill(first)
+        box.press("Enter")
+        page.wait_for_timeout(100)
+        # Typed into the box even if it is already disabled: the question is sent at 100 ms.
+        box.evaluate(
+            """(box, text) => {
+              const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+              box.disabled = false; set.call(box, text);
+              box.dispatchEvent(new Event('input', {bubbles: true}));
+              box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+            }""",
+            second,
+        )
+        messages = page.get_by_test_id("stChatMessage")
+        expect(messages).to_have_count(4, timeout=ANSWER_TIMEOUT_MS)
+        for answer in (messages.nth(1), messages.nth(3)):
+            expect(answer).to_contain_text(english["sources"], timeout=ANSWER_TIMEOUT_MS)
+        expect(messages.nth(0)).to_contain_text(first)
+        expect(messages.nth(2)).to_contain_text(second)
+        expect(box).to_be_enabled()
+        before = [messages.nth(n).inner_text() for n in range(4)]
+        assert "c=web-" in page.url
+
+        page.reload()
+        expect(messages).to_have_count(4, timeout=60_000)
+        assert [messages.nth(n).inner_text() for n in range(4)] == before
