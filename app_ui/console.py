@@ -15,6 +15,7 @@ import streamlit as st
 
 from agents.events import ErrorOccurred
 from agents.service import AgentService
+from app_ui.accessibility import console_accessibility
 from app_ui.conversation import get_service, load_service, stream_answer
 from app_ui.labels import Labels
 from app_ui.login_guard import LoginGuard, client_address
@@ -357,6 +358,7 @@ def console_page() -> None:
     ensure_session()
     if not operator_allowed():
         return
+    console_accessibility()
     service, problem = load_service()
     render_sidebar(service)
     st.title("Operator console", anchor=False)

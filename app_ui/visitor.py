@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from agents.events import ErrorOccurred
+from app_ui.accessibility import page_accessibility
 from app_ui.labels import Labels, ui_language
 from app_ui.presenters import Turn, escape
 from app_ui.session import page_labels, render_answer, render_question, start_session
@@ -89,6 +90,7 @@ def visitor_page() -> None:
     _open_conversation()
     questions = _questions()
     labels = page_labels(questions.waiting[-1] if questions.waiting else None)
+    page_accessibility(labels, answered=sum(turn.final is not None for turn in st.session_state.turns))
     st.title(labels["title"], anchor=False)
     st.caption(labels["subtitle"])
     # Disabled while an answer is written; a question sent before it greys out still waits its turn.
