@@ -44,7 +44,7 @@ class _Failures:
 class LoginGuard:
     """Failed logins per key (a session id, a client address), shared by every session of the app."""
 
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = field(default_factory=lambda: time.monotonic)
     _failures: dict[str, _Failures] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

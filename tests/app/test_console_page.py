@@ -306,6 +306,11 @@ def test_the_closed_console_names_no_setting() -> None:
 def test_wrong_passwords_are_slowed_down_and_the_page_says_when_to_retry(
     indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
 ) -> None:
+    import types
+
+    import app_ui.login_guard
+
+    monkeypatch.setattr(app_ui.login_guard, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
     monkeypatch.setenv("APP_OPERATOR_PASSWORD", "correct horse")
     at = open_console()
     for _ in range(3):
