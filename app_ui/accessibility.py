@@ -62,6 +62,14 @@ SCRIPT = """<script>
   if (window.visitorAnswered !== undefined && page.answered > window.visitorAnswered) {
     live.textContent = "";
     setTimeout(() => { live.textContent = page.ready; }, 200);
+    // The input was disabled while the answer was written, which took its focus: give it back
+    // to a keyboard and mouse user (on a phone that would pop the keyboard over the answer).
+    if (window.matchMedia("(pointer: fine)").matches) {
+      setTimeout(() => {
+        const box = document.querySelector('[data-testid="stChatInputTextArea"]');
+        if (box && !box.disabled && document.activeElement === document.body) box.focus();
+      }, 400);
+    }
   }
   window.visitorAnswered = page.answered;
   if (!window.visitorObserver) {
