@@ -34,7 +34,7 @@ def stored_turns(graph: Any, thread_id: str) -> list[Turn]:
     """
     config = {"configurable": {"thread_id": thread_id}}
     by_number: dict[int, Turn] = {}  # the n-th question of the thread -> its turn
-    for snapshot in graph.get_state_history(config):  # newest first
+    for snapshot in [graph.get_state(config), *graph.get_state_history(config)]:  # newest first
         values = snapshot.values or {}
         questions = [m for m in values.get("messages", []) if isinstance(m, HumanMessage)]
         if snapshot.next or not questions or "reply" not in values or len(questions) in by_number:
