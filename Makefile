@@ -52,6 +52,7 @@ ask: setup
 
 index: setup
 	$(BIN)/python -m rag index $(CORPUS)
+	-$(BIN)/python -m agents.visit_calendar check  # reports calendar rules the new index no longer supports
 
 ## Install the dev tools, then lint, type-check and run the whole test suite.
 test: setup-dev lint typecheck unit
@@ -77,6 +78,8 @@ bench: setup
 	$(BIN)/python -m benchmarks.agent_quality
 	$(BIN)/python -m benchmarks.crawl_speed
 	$(BIN)/python -m benchmarks.multiprocess_service
+	$(BIN)/python -m benchmarks.calendar_quality
+	$(BIN)/python -m benchmarks.calendar_speed
 
 clean:
 	rm -rf .rag_index .agent_state .pytest_cache .mypy_cache .ruff_cache

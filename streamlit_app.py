@@ -2,13 +2,19 @@
 
 Run it with ``make run`` or ``streamlit run streamlit_app.py``. The pages are drawn by ``app_ui/``;
 behaviour lives in ``agents/`` (the service, presenters, visitor view, labels) and ``rag/``.
+
+``streamlit run`` finds ``app`` below and serves it: Streamlit with :class:`UploadGuard` in front,
+so only an opened console can upload (``app_ui.upload_guard``). Each browser session runs this
+file again as ``__main__`` and draws the pages.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+from starlette.middleware import Middleware
 
 from app_ui.labels import APP_ICON
+from app_ui.upload_guard import UploadGuard
 
 
 def main() -> None:
@@ -20,4 +26,7 @@ def main() -> None:
     st.navigation(pages, position="hidden").run()
 
 
-main()
+if __name__ == "__main__":  # a browser session's run (and AppTest's)
+    main()
+else:  # imported by `streamlit run` to be served
+    app = st.App(__file__, middleware=[Middleware(UploadGuard)])

@@ -1,4 +1,4 @@
-"""``python -m agents``: ask, chat and eval; it renders the service's events and nothing else."""
+"""``python -m agents``: ask, chat, eval and prune; it renders the service's events and nothing else."""
 
 from __future__ import annotations
 
@@ -105,6 +105,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_eval_out(Path(args.questions))
     out.parent.mkdir(parents=True, exist_ok=True)
     service = _service(args)
+    service.questions = None  # evaluation questions are not visitors': they stay out of the insights
     rows: list[dict[str, Any]] = []
     try:
         with out.open("w", encoding="utf-8") as handle:
@@ -118,6 +119,49 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 f"Stopped after {len(rows)} of {len(questions)} questions; their records are in {out}."
             )
     console.print_json(json.dumps({**summarise(rows), "skipped_lines": len(skipped), "out": str(out)}))
+    return 0
+
+
+def cmd_insights(args: argparse.Namespace) -> int:
+    """What visitors asked in the last days and what failed, from the conversations' database."""
+    from agents.insights.command import run_insights
+
+    return run_insights(args, console, errors)
+
+
+def cmd_official(args: argparse.Namespace) -> int:
+    """Add, list or remove the official answers of the index the agent searches."""
+    from agents.official.command import run_official
+
+    return run_official(args, console, errors)
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    """Delete the conversations whose last turn is older than the retention (a cron job may run it)."""
+    from agents.checkpoints import failure_reason, is_checkpoint_failure, open_checkpoints
+    from agents.config import AgentSettings
+    from agents.retention import forget_old_threads
+
+    settings = AgentSettings()
+    days = settings.conversation_retention_days if args.days is None else args.days
+    if days <= 0:
+        errors.print(
+            "AGENT_CONVERSATION_RETENTION_DAYS=0 keeps every conversation: pass --days N to delete some."
+        )
+        return 2
+    checkpoints = open_checkpoints(settings)
+    try:
+        deleted = forget_old_threads(checkpoints.saver, days)
+    except Exception as error:
+        if not is_checkpoint_failure(error):
+            raise
+        url = settings.checkpoint_url.get_secret_value() if settings.checkpoint_url else None
+        reason = failure_reason(error, url)
+        errors.print(f"Nothing was deleted from {checkpoints.description} ({reason}): try again later.")
+        return 2
+    finally:
+        checkpoints.close()
+    console.print(f"Deleted {deleted} conversations older than {days:g} days from {checkpoints.description}.")
     return 0
 
 
@@ -150,6 +194,23 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"refuse a file with more questions (default {DEFAULT_MAX_QUESTIONS})",
     )
     ev.set_defaults(handler=cmd_eval)
+    ins = sub.add_parser("insights", help="what visitors ask, grouped by meaning, and the content gaps")
+    ins.add_argument("--days", type=int, default=30, help="the last N days (default 30)")
+    ins.add_argument("--index", help="knowledge-base index folder (for the pages closest to each gap)")
+    ins.add_argument("--json", action="store_true", help="print one JSON object")
+    ins.add_argument("--csv", metavar="DIR", help="also write questions.csv and groups.csv into DIR")
+    ins.add_argument(
+        "--stale-days", type=int, default=30, help="list cited pages not re-checked for N days (default 30)"
+    )
+    ins.set_defaults(handler=cmd_insights)
+    from agents.official.command import add_arguments
+
+    add_arguments(sub)
+    sub.choices["official"].set_defaults(handler=cmd_official)
+
+    prune = sub.add_parser("prune", help="delete conversations older than AGENT_CONVERSATION_RETENTION_DAYS")
+    prune.add_argument("--days", type=float, help="this retention instead of the setting's")
+    prune.set_defaults(handler=cmd_prune)
     return parser
 
 

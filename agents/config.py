@@ -74,6 +74,16 @@ class AgentSettings(BaseSettings):
     retry_max_wait_seconds: float = Field(
         20.0, ge=0, le=600, description="Longest wait between two attempts."
     )
+    model_call_deadline_seconds: float = Field(
+        60.0,
+        gt=0,
+        le=3600,
+        allow_inf_nan=False,
+        description="Longest time one model call may take in all, a streamed answer included.",
+    )
+    max_answer_chars: int = Field(
+        20_000, ge=1000, le=1_000_000, description="Longest answer one model call may send, in characters."
+    )
 
     max_rounds: int = Field(
         3, ge=1, le=10, description="Retrieve-and-reflect rounds before answering anyway."
@@ -108,6 +118,34 @@ class AgentSettings(BaseSettings):
     )
     checkpoint_timeout_seconds: float = Field(
         10.0, gt=0, le=300, description="Longest wait to connect to PostgreSQL or get a pooled connection."
+    )
+    questions_log: bool = Field(
+        True,
+        description="Keep a log of visitors' questions (masked) in the conversations' database, for the "
+        "operators' insights; false = keep none.",
+    )
+    questions_retention_days: int = Field(
+        90, ge=1, le=3650, description="Days a logged question is kept; older ones are deleted."
+    )
+    checkpoints_per_thread: int = Field(
+        1,
+        ge=1,
+        le=1000,
+        description="Checkpoints kept per conversation after each turn (the latest hold all a later turn "
+        "needs; more keep older states for inspection).",
+    )
+    conversation_retention_days: float = Field(
+        90,
+        ge=0,
+        le=36500,
+        description="Conversations whose last turn is older are deleted when the service starts and by "
+        "python -m agents prune; 0 keeps them forever.",
+    )
+    max_turns_per_conversation: int = Field(
+        50,
+        ge=1,
+        le=10000,
+        description="Questions one conversation may hold; the next is refused politely (start a new one).",
     )
     turn_wait_seconds: float = Field(
         30.0,

@@ -93,9 +93,12 @@ class FinalAnswer(BaseModel):
     reply: Answer = Field(default_factory=Answer)  # the typed answer: text, kind, numbered citations
     input_tokens: int | None = None  # None: the provider reported no usage
     output_tokens: int | None = None
+    turn_id: str = ""  # the turn's row in the questions log (feedback refers to it); empty when not logged
 
 
-ErrorKind = Literal["empty_question", "question_too_long", "provider", "knowledge_base", "busy", "other"]
+ErrorKind = Literal[
+    "empty_question", "question_too_long", "provider", "knowledge_base", "busy", "conversation_full", "other"
+]
 
 
 class ErrorOccurred(BaseModel):

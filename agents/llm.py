@@ -472,9 +472,12 @@ def build_chat_model(settings: AgentSettings, offline_factory: OfflineFactory | 
             )
         return offline_factory(settings)
     redact_client_logs()
+    from agents.call_bounds import CallBounds, with_bounds  # it builds on this module's errors
+
     server, arguments = _provider_arguments(settings)
     policy = _policy(settings, server)
     model = with_retries(_init_chat_model(settings, arguments, policy), policy)
+    model = with_bounds(model, CallBounds.from_settings(settings, server))
     if settings.resolved_provider == "mistral":  # ChatMistralAI's own field holds whole seconds only
         timeout = httpx.Timeout(settings.request_timeout_seconds)
         model.client.timeout = timeout  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AnyMessage, HumanMessage
 
 from agents.answer.model import Answer
 from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
@@ -17,12 +17,16 @@ from agents.config import AgentSettings
 from agents.deps import AgentDeps
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
+from agents.insights.store import LoggedQuestion, QuestionLog
 from agents.llm import ProviderError, build_chat_model
+from agents.official.search import OfficialFirstSearcher
+from agents.retention import forget_old_threads, keep_latest_checkpoints
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.trace import AgentStep, FollowUpStep, TraceStep
 from agents.turn_events import TurnEvents
 from agents.turn_locks import TurnBusy, TurnLocks
+from agents.visit_calendar.check import indexed_texts
 from rag.config import RagSettings
 from rag.embeddings import same_query_threshold
 from rag.retriever import HybridRetriever
@@ -81,6 +85,7 @@ class AgentService:
         llm: BaseChatModel | None = None,
         retriever: HybridRetriever | None = None,
         checkpointer: Any = None,
+        questions: QuestionLog | None = None,
     ) -> None:
         self.settings = settings or AgentSettings()
         self.retriever = retriever or HybridRetriever(rag_settings)
@@ -88,11 +93,12 @@ class AgentService:
         self.offline = llm is None and self.settings.resolved_provider == "offline"
         self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
         retriever_ = self.retriever
-        self.visitor_tools = VisitorTools()
+        self.visitor_tools = VisitorTools(source_texts=lambda: indexed_texts(retriever_))
+        searcher = OfficialFirstSearcher(retriever_)  # operators' official answers before the pages
         deps = AgentDeps(
             llm=self.llm,
-            tools=[build_knowledge_base_tool(retriever_), *self.visitor_tools.tools],
-            search=lambda query: search_knowledge_base(retriever_, query),
+            tools=[build_knowledge_base_tool(searcher), *self.visitor_tools.tools],
+            search=lambda query: search_knowledge_base(searcher, query),
             embed=retriever_.embedder.embed_queries,
             kb_language=(retriever_.languages or ["fr"])[0],
             max_rounds=self.settings.max_rounds,
@@ -110,7 +116,25 @@ class AgentService:
         self.store_description = (
             self.checkpoints.description if self.checkpoints else "the conversation store"
         )
+        # The questions log lives beside the conversations; a caller's own checkpointer (tests) has none.
+        self.questions = questions
+        if questions is None and self.checkpoints is not None and self.settings.questions_log:
+            self.questions = QuestionLog.for_settings(self.settings)
         self.graph = build_graph(deps, checkpointer if self.checkpoints is None else self.checkpoints.saver)
+        if self.checkpoints is not None and self.settings.conversation_retention_days:
+            self.forget_old_conversations()
+
+    def forget_old_conversations(self) -> int:
+        """Delete conversations whose last turn is older than ``AGENT_CONVERSATION_RETENTION_DAYS``."""
+        if self.checkpoints is None or not self.settings.conversation_retention_days:
+            return 0
+        try:
+            return forget_old_threads(self.checkpoints.saver, self.settings.conversation_retention_days)
+        except Exception as error:  # a store that fails now fails the turns too, in a sentence
+            if not is_checkpoint_failure(error):
+                raise
+            logger.warning("Old conversations in %s were not deleted: %s", self.store_description, error)
+            return 0
 
     def _offline_model(self, settings: AgentSettings) -> BaseChatModel:
         """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
@@ -154,6 +178,9 @@ class AgentService:
         turn = TurnEvents()
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
         try:
+            if self._turns_so_far(config) >= self.settings.max_turns_per_conversation:
+                yield self._conversation_full()
+                return
             for mode, chunk in self.graph.stream(
                 {"messages": [HumanMessage(question)]}, config, stream_mode=["tasks", "updates", "messages"]
             ):
@@ -167,10 +194,12 @@ class AgentService:
                 raise
             yield ErrorOccurred(message=self._store_failure(error))
             return
+        finally:
+            self._keep_latest_checkpoints(thread_id)
         trace = values.get("trace", [])
         reply = values.get("reply") or Answer()
         seconds = time.perf_counter() - started
-        yield FinalAnswer(
+        final = FinalAnswer(
             answer=reply.text,
             language=values.get("language", ""),
             tools=tools_called(trace),
@@ -193,6 +222,57 @@ class AgentService:
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
         )
+        final.turn_id = self._log_turn(question, thread_id, final, values.get("gaps", []))
+        yield final
+
+    def _log_turn(self, question: str, thread_id: str, final: FinalAnswer, gaps: list[str]) -> str:
+        """Keep the turn in the questions log; a failed write never fails the turn, and the warning
+        names neither the question nor the database's password."""
+        if self.questions is None:
+            return ""
+        try:
+            return self.questions.record(
+                LoggedQuestion(
+                    question=question,
+                    language=final.language,
+                    kind=final.kind,
+                    thread_id=thread_id,
+                    missing=[str(gap) for gap in gaps] if final.kind != "answered" else [],
+                    sources=[{"title": s["title"], "url": s["url"]} for s in final.sources],
+                    model=self.model_name,
+                    latency_ms=round(final.seconds * 1000, 1),
+                )
+            )
+        except Exception as error:  # noqa: BLE001 - logging is a side job: the visitor gets the answer
+            url = self.settings.checkpoint_url
+            reason = failure_reason(error, url.get_secret_value() if url else None)
+            logger.warning("The questions log could not be written (%s): this turn is not logged.", reason)
+            return ""
+
+    def _turns_so_far(self, config: Any) -> int:
+        """Questions the thread has stored (a failed turn's question counts: it is kept)."""
+        messages: list[AnyMessage] = self.graph.get_state(config).values.get("messages", [])
+        return sum(isinstance(message, HumanMessage) for message in messages)
+
+    def _conversation_full(self) -> ErrorOccurred:
+        """The turn cap reached: the visitor page words it in the visitor's language."""
+        cap = self.settings.max_turns_per_conversation
+        return ErrorOccurred(
+            message=f"This conversation has reached its {cap} questions (AGENT_MAX_TURNS_PER_CONVERSATION): "
+            "start a new conversation and ask the question there.",
+            kind="conversation_full",
+        )
+
+    def _keep_latest_checkpoints(self, thread_id: str) -> None:
+        """After a turn, only the latest checkpoints of its thread stay (a failure here loses nothing)."""
+        if self.checkpoints is None:
+            return
+        try:
+            keep_latest_checkpoints(self.checkpoints.saver, thread_id, self.settings.checkpoints_per_thread)
+        except Exception as error:
+            if not is_checkpoint_failure(error):
+                raise
+            logger.warning("Older checkpoints in %s were not deleted: %s", self.store_description, error)
 
     def _store_failure(self, error: BaseException) -> str:
         url = self.settings.checkpoint_url

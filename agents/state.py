@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
-from langchain_core.messages import AnyMessage
+from langchain_core.messages import AnyMessage, ToolMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 
@@ -69,6 +69,17 @@ def turn_start(step: PrepareStep) -> dict[str, Any]:
         "model_calls": Overwrite(0),
         "reply": Answer(),
     }
+
+
+def spent_artifacts(messages: list[AnyMessage]) -> list[AnyMessage]:
+    """Earlier turns' tool messages without their artifact, to replace them (same ids): the typed
+    passages are read in their own turn only, and the model still sees the content. Every
+    checkpoint holds the whole history, so this halves what a knowledge-base turn leaves behind."""
+    return [
+        message.model_copy(update={"artifact": None})
+        for message in messages
+        if isinstance(message, ToolMessage) and message.artifact is not None and message.id
+    ]
 
 
 # The types a checkpoint may hold besides LangChain's own: the serializer is told to read them back.

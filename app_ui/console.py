@@ -12,11 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from agents.events import ErrorOccurred
 from agents.service import AgentService
 from app_ui.accessibility import console_accessibility
+from app_ui.calendar_view import render_visit_calendar
 from app_ui.conversation import get_service, load_service, stream_answer
+from app_ui.insights import render_insights
 from app_ui.labels import Labels
 from app_ui.login_guard import LoginGuard, client_address
 from app_ui.presenters import (
@@ -43,6 +46,7 @@ from app_ui.support import (
     password_matches,
     settings_summary,
 )
+from app_ui.upload_guard import allow_uploads
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.crawl.state import CrawlStateError
 from rag.stats import crawl_freshness, knowledge_base_stats
@@ -359,6 +363,8 @@ def console_page() -> None:
     if not operator_allowed():
         return
     console_accessibility()
+    if (context := get_script_run_ctx()) is not None:
+        allow_uploads(context.session_id)  # only an opened console may upload (app_ui.upload_guard)
     service, problem = load_service()
     render_sidebar(service)
     st.title("Operator console", anchor=False)
@@ -368,6 +374,8 @@ def console_page() -> None:
         st.info(OFFLINE_NOTICE, icon=":material/cloud_off:")
     if problem:
         st.warning(problem, icon=":material/warning:")
+    render_insights(service)
+    render_visit_calendar(service)
     question = take_question(st.chat_input("Ask as a visitor would", key="console-question"))
     for turn in st.session_state.turns:
         render_turn(turn, service)

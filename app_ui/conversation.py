@@ -16,8 +16,9 @@ from agents.events import AgentEvent, AnswerToken, NodeStarted
 from agents.service import AgentService
 from app_ui import support
 from app_ui.labels import Labels
-from app_ui.presenters import Turn, running_label, safe_markdown
+from app_ui.presenters import Turn, running_label
 from app_ui.session import render_answer
+from app_ui.stream_drawing import StreamDrawing
 from app_ui.support import SERVICE_ERRORS, error_message, service_key, stream_turn
 from rag.redact import redact_text
 
@@ -54,6 +55,7 @@ def stream_answer(
     ``events``: the turn's events when something else runs it (the visitor page's worker)."""
     status = st.status("Thinking…", expanded=True) if operator else None
     answer = st.empty()
+    drawing = StreamDrawing(answer.container())  # finished paragraphs drawn once, the last one redrawn
     with nullcontext() if operator else st.spinner(labels["thinking"]):
         if events is None:
             events = stream_turn(service, turn.question, st.session_state.thread_id)
@@ -62,7 +64,7 @@ def stream_answer(
             if status is not None and isinstance(event, NodeStarted):
                 status.update(label=running_label(event))
             elif isinstance(event, AnswerToken):
-                answer.markdown(safe_markdown(turn.streamed) + " ▌")
+                drawing.add(event.text)
             if status is not None and line:
                 status.markdown(line)
     if turn.final is not None and turn.final.language:

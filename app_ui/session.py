@@ -11,6 +11,8 @@ import uuid
 import streamlit as st
 
 from agents.language import reply_language
+from app_ui.feedback import render_feedback
+from app_ui.freshness import official_label, render_checked_on
 from app_ui.labels import Labels, ui_language
 from app_ui.presenters import Turn, answer_markdown, escape, source_label, source_markdown
 from app_ui.visitor_view import visitor_answer
@@ -57,7 +59,7 @@ def render_answer(turn: Turn, labels: Labels, operator: bool) -> None:
             st.caption("The conversation is kept: ask again when this is fixed.")
         else:
             st.error(labels.error(turn.error_kind), icon=":material/error:")
-            if turn.error_kind not in {"empty_question", "question_too_long"}:
+            if turn.error_kind not in {"empty_question", "question_too_long", "conversation_full"}:
                 st.caption(labels["kept"])
         return
     if turn.final is None:
@@ -65,12 +67,15 @@ def render_answer(turn: Turn, labels: Labels, operator: bool) -> None:
     final = turn.final
     view = visitor_answer(final.reply)
     st.markdown(answer_markdown(view))
-    if not view.sources:
-        return
-    st.markdown(f"**{escape(labels['related' if view.related else 'sources'])}**")
+    if view.sources:
+        st.markdown(f"**{escape(labels['related' if view.related else 'sources'])}**")
     for source in view.sources:
+        source.title = official_label(source, labels) or source.title  # "Official answer, 1 March 2026"
         with st.expander(source_label(source)):
             st.markdown(source_markdown(source, labels, operator=operator))
+            render_checked_on(source, labels)
+    if not operator:
+        render_feedback(final.turn_id, labels)
 
 
 def render_question(question: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
@@ -27,22 +27,41 @@ def valid_thread_id(value: object) -> str | None:
 
 
 def stored_turns(graph: Any, thread_id: str) -> list[Turn]:
-    """The thread's finished turns, oldest first, each with its answer and sources as first shown.
+    """The thread's finished turns, oldest first, each with its answer and, where still stored,
+    its sources as first shown.
 
     Each turn ends on a checkpoint with nothing left to run; its state then holds that turn's
-    typed ``reply`` (later turns overwrite it), so the history gives every turn its own sources.
+    typed ``reply`` (later turns overwrite it). Older checkpoints may be pruned (bounded
+    conversations): such a turn shows its answer's text from the messages, without sources.
     """
     config = {"configurable": {"thread_id": thread_id}}
-    by_number: dict[int, Turn] = {}  # the n-th question of the thread -> its turn
-    for snapshot in [graph.get_state(config), *graph.get_state_history(config)]:  # newest first
+    latest = graph.get_state(config)
+    by_number = _turns_from_messages((latest.values or {}).get("messages", []))
+    typed: set[int] = set()
+    for snapshot in [latest, *graph.get_state_history(config)]:  # newest first
         values = snapshot.values or {}
         questions = [m for m in values.get("messages", []) if isinstance(m, HumanMessage)]
-        if snapshot.next or not questions or "reply" not in values or len(questions) in by_number:
+        number = len(questions)
+        if snapshot.next or not questions or "reply" not in values or number in typed:
             continue
-        by_number[len(questions)] = _turn(str(questions[-1].content), values)
-        if len(by_number) >= MAX_RESTORED_TURNS:
-            break
-    return [by_number[number] for number in sorted(by_number)]
+        typed.add(number)
+        by_number[number] = _turn(str(questions[-1].content), values)
+    numbers = sorted(by_number)[-MAX_RESTORED_TURNS:]
+    return [by_number[number] for number in numbers]
+
+
+def _turns_from_messages(messages: list[Any]) -> dict[int, Turn]:
+    """Each question with the last answer written after it (tool calls and results skipped)."""
+    turns: dict[int, Turn] = {}
+    number, question, answer = 0, "", ""
+    for message in [*messages, HumanMessage("")]:
+        if isinstance(message, HumanMessage):
+            if number and answer:
+                turns[number] = _turn(question, {"reply": Answer(text=answer)})
+            number, question, answer = number + 1, str(message.content), ""
+        elif isinstance(message, AIMessage) and not message.tool_calls and message.content:
+            answer = str(message.content)
+    return turns
 
 
 def _turn(question: str, values: dict[str, Any]) -> Turn:

@@ -273,7 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     index = sub.add_parser("index", help="index files or folders (default: data/corpus)")
     index.add_argument("paths", nargs="*", help="JSONL files, Markdown/text files or folders")
-    index.add_argument("--rebuild", action="store_true", help="drop the collection and rebuild it")
+    index.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="build the collection anew beside the old one, swapped in when complete",
+    )
     index.add_argument(
         "--prune", action="store_true", help="also remove the documents indexed before but not listed now"
     )

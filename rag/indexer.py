@@ -17,16 +17,27 @@ import numpy as np
 from rag.chunking import DocumentChunker
 from rag.config import DEFAULT_CORPUS, RagSettings
 from rag.confine import AllowedRoots
+from rag.disk import is_disk_full
 from rag.documents import Chunk, Document, LoadIssue
 from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.language import detect_language, main_languages
 from rag.loaders import LoadResult, load_sources, prepare_documents
-from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
+from rag.rebuild import (
+    collection_named,
+    discard,
+    rebuild_stopped_sentence,
+    restore_previous,
+    staging_settings,
+    swap_in,
+)
+from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, location_of, snapshot_folder
 from rag.store import (
     E5_PASSAGES_PER_SECOND,
     ChunkStore,
+    DiskFullError,
     IndexCorruptError,
     IndexMissingError,
+    full_disk,
     open_client,
 )
 
@@ -75,11 +86,6 @@ class IndexReport:
     cut: list[LoadIssue] = field(default_factory=list)  # records kept up to RAG_MAX_RECORD_CHARS
     seconds: float = 0.0
     embed_seconds: float = 0.0
-
-
-def location_of(settings: RagSettings) -> str:
-    """Name of the Chroma instance, so lexical snapshots of two instances never mix."""
-    return f"{settings.chroma_host}_{settings.chroma_port}" if settings.chroma_host else "embedded"
 
 
 def corpus_arguments(paths: Sequence[Path]) -> str:
@@ -205,8 +211,14 @@ def _apply_plan(
     prune: bool = False,
     corpus_args: str | None = None,
     remove_sources: set[str] | None = None,
+    first_generation: int = 0,
 ) -> IndexReport:
-    """Bring the collection in line with the planned chunks: delete, re-label, embed what is new."""
+    """Bring the collection in line with the planned chunks: delete, re-label, embed what is new.
+
+    A rebuild builds a new collection beside the old one and swaps them only when it is complete.
+    """
+    if rebuild:
+        return _rebuild_beside(plan, settings, embedder, progress, started=started, corpus_args=corpus_args)
     progress = progress or SilentProgress()
     chunks, language_sizes, n_documents, issues = (
         plan.chunks,
@@ -219,11 +231,7 @@ def _apply_plan(
     for cut in plan.cut:
         logger.warning("Cut %s", cut)
     name = embedder.name if embedder else embedder_name(settings)
-    if rebuild:
-        client = _client_for_rebuild(settings)
-        _drop_collection(client, settings.collection)
-    else:
-        client = open_client(settings, create=True)
+    client = open_client(settings, create=True)
     store = ChunkStore.create(client, settings.collection, settings, name)
     store.check_embedder(name, settings=settings, corpus_args=corpus_args)
 
@@ -261,32 +269,88 @@ def _apply_plan(
         or not info.get("complete")
         or info.get("languages") != ",".join(languages)
     ):
-        generation = int(info.get("generation", 0)) + 1
-        store.update_info(
-            generation=generation,
-            complete=False,
-            main_language=languages[0],
-            languages=",".join(languages),
-            chunk_size=settings.chunk_size,
-            chunk_overlap=settings.chunk_overlap,
-            corpus_args=corpus_args,
-        )
-        store.delete(stale)
-        store.update_metadata(changed, [desired[i] for i in changed])
-        progress.start(n_documents, len(chunks), len(missing))
-        if missing:
-            embedder = embedder or build_embedder(settings)
-            report.embed_seconds = _embed_and_upsert([chunks[i] for i in missing], embedder, store, progress)
-        progress.finish()
-        store.update_info(complete=True, documents=n_documents)
-        if kept:  # the lexical index covers every chunk the store keeps
-            CollectionSnapshot.from_store(store).save(folder)
-        else:
-            records_now = [(i, chunk.text, desired[i]) for i, chunk in chunks.items()]
-            CollectionSnapshot.build(records_now, languages[0], generation).save(folder)
+        generation = max(int(info.get("generation", 0)), first_generation) + 1
+        held = len(existing) - len(stale)
+        try:
+            store.update_info(
+                generation=generation,
+                complete=False,
+                main_language=languages[0],
+                languages=",".join(languages),
+                chunk_size=settings.chunk_size,
+                chunk_overlap=settings.chunk_overlap,
+                corpus_args=corpus_args,
+            )
+            store.delete(stale)
+            store.update_metadata(changed, [desired[i] for i in changed])
+            progress.start(n_documents, len(chunks), len(missing))
+            if missing:
+                embedder = embedder or build_embedder(settings)
+                report.embed_seconds = _embed_and_upsert(
+                    [chunks[i] for i in missing], embedder, store, progress
+                )
+            progress.finish()
+            store.update_info(complete=True, documents=n_documents)
+            if kept:  # the lexical index covers every chunk the store keeps
+                CollectionSnapshot.from_store(store).save(folder)
+            else:
+                records_now = [(i, chunk.text, desired[i]) for i, chunk in chunks.items()]
+                CollectionSnapshot.build(records_now, languages[0], generation).save(folder)
+        except Exception as error:
+            if isinstance(error, DiskFullError) or is_disk_full(error):
+                raise DiskFullError(_stopped_sentence(store, held, len(missing))) from error
+            raise
     else:
         load_fresh_snapshot(store, folder)
     report.seconds = time.perf_counter() - started
+    return report
+
+
+def _stopped_sentence(store: ChunkStore, held_before: int, to_add: int) -> str:
+    """A run stopped by a full disk: which disk, what was added, and that the index still works."""
+    try:
+        holds = store.count()
+        added = f"after adding {max(0, holds - held_before)} of {to_add} new chunks"
+        searchable = f"still answers searches with the {holds} chunks it holds"
+    except DiskFullError:
+        added, searchable = "", "still answers searches with what it holds"
+    return (
+        f"{full_disk(store.settings)}: indexing stopped{' ' + added if added else ''}, and the index "
+        f"collection {store.collection.name!r} {searchable}; free some space, then run the same command "
+        "again (it resumes where it stopped; no --rebuild needed)."
+    )
+
+
+def _rebuild_beside(
+    plan: ChunkPlan,
+    settings: RagSettings,
+    embedder: Embedder | None,
+    progress: IndexProgress | None,
+    *,
+    started: float,
+    corpus_args: str | None,
+) -> IndexReport:
+    """Build the collection anew under another name, then swap it in: the old one stays whole
+    and searchable until the new one is complete, and a failed rebuild leaves no part of its own."""
+    client = _client_for_rebuild(settings)
+    name = settings.collection
+    restore_previous(client, name)
+    staging = staging_settings(settings)
+    discard(client, staging)  # what an earlier failed rebuild left
+    old = collection_named(client, name)
+    try:
+        report = _apply_plan(
+            plan, staging, embedder, progress, started=started, corpus_args=corpus_args,
+            # above the old generation, so open retrievers see a change and reload
+            first_generation=int((old.metadata or {}).get("generation", 0)) if old is not None else 0,
+        )  # fmt: skip
+        swap_in(client, staging, settings)
+    except BaseException as error:
+        discard(client, staging)
+        if isinstance(error, DiskFullError) or is_disk_full(error):
+            store = ChunkStore(client, old, settings) if old is not None else None
+            raise DiskFullError(rebuild_stopped_sentence(settings, store)) from error
+        raise
     return report
 
 
@@ -369,13 +433,6 @@ def _client_for_rebuild(settings: RagSettings) -> Any:
         logger.warning("Unreadable index moved to %s; building a new one.", aside)
         settings.index_dir.rename(aside)
         return open_client(settings, create=True)
-
-
-def _drop_collection(client: Any, name: str) -> None:
-    try:
-        client.delete_collection(name)
-    except Exception as error:  # noqa: BLE001 - chroma raises several types for "absent"
-        logger.debug("No collection %s to drop: %s", name, error)
 
 
 def _embed_and_upsert(

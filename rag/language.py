@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
@@ -17,8 +17,8 @@ MIN_SHARE = 0.1
 SUPPORTED_SCRIPTS = frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"})
 
 
-@lru_cache(maxsize=2)
-def _identifier(restricted: bool = True) -> LanguageIdentifier:
+@cache  # two models at most; never evicted (``f()`` and ``f(True)`` are two keys)
+def _identifier(restricted: bool) -> LanguageIdentifier:
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
     identifier = LanguageIdentifier.from_modelpath(MODEL_DIR / MODEL_FILE, norm_probs=True)
@@ -45,7 +45,7 @@ def detect_language(text: str, default: str = "") -> str:
     sample = text[:2000].strip()
     if len(sample.split()) < 2 and len(sample) < 6:
         return default
-    language, _ = _identifier().classify(sample)
+    language, _ = _identifier(True).classify(sample)
     return str(language)
 
 

@@ -167,7 +167,15 @@ class HybridRetriever:
         vector = self.embedder.embed_query(query)
         language = detect_language(query)
         lexical = self._lexical_queries(query, language)
-        hits = self._fused(lexical, vector, filters or SearchFilters(), max(self.settings.candidates, k))
+        try:
+            hits = self._fused(lexical, vector, filters or SearchFilters(), max(self.settings.candidates, k))
+        except Exception as error:  # a rebuild swapped a collection in since the last refresh
+            from chromadb.errors import NotFoundError
+
+            if not isinstance(error, NotFoundError):
+                raise
+            self.refresh()
+            hits = self._fused(lexical, vector, filters or SearchFilters(), max(self.settings.candidates, k))
         ordered = self.reranker.rerank(
             hits,
             lambda pool: self._coverage(lexical, pool),

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from rag.bm25 import BM25Index
+from rag.config import RagSettings
+from rag.disk import is_disk_full
 from rag.store import ChunkStore
 
 logger = logging.getLogger(__name__)
@@ -57,21 +59,21 @@ class CollectionSnapshot:
         return cls.build(list(store.iter_records()), language, int(info.get("generation", 0)))
 
     def save(self, folder: Path) -> None:
-        """Write atomically: a new folder, then a rename over the old one."""
+        """Write atomically: a new folder, then a rename over the old one; a failed write leaves
+        the old folder and no half-written one."""
         staging = folder.with_name(folder.name + ".staging")
         shutil.rmtree(staging, ignore_errors=True)
-        self.bm25.save(staging / "bm25")
-        with (staging / "chunks.jsonl").open("w", encoding="utf-8") as handle:
-            for chunk_id, text, meta in zip(self.ids, self.texts, self.metadatas, strict=True):
-                handle.write(json.dumps({"id": chunk_id, "text": text, "meta": meta}) + "\n")
-        meta = {"language": self.bm25.language, "generation": self.generation}
-        (staging / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-        old = folder.with_name(folder.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        if folder.exists():
-            folder.rename(old)
-        staging.rename(folder)
-        shutil.rmtree(old, ignore_errors=True)
+        try:
+            self.bm25.save(staging / "bm25")
+            with (staging / "chunks.jsonl").open("w", encoding="utf-8") as handle:
+                for chunk_id, text, meta in zip(self.ids, self.texts, self.metadatas, strict=True):
+                    handle.write(json.dumps({"id": chunk_id, "text": text, "meta": meta}) + "\n")
+            meta = {"language": self.bm25.language, "generation": self.generation}
+            (staging / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        replace_folder(staging, folder)
 
     @classmethod
     def load(cls, folder: Path) -> CollectionSnapshot | None:
@@ -92,6 +94,21 @@ class CollectionSnapshot:
             return None
 
 
+def replace_folder(source: Path, folder: Path) -> None:
+    """Put ``source`` where ``folder`` is by renames only (no copy, so no room needed)."""
+    old = folder.with_name(folder.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        folder.rename(old)
+    source.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def location_of(settings: RagSettings) -> str:
+    """Name of the Chroma instance, so lexical snapshots of two instances never mix."""
+    return f"{settings.chroma_host}_{settings.chroma_port}" if settings.chroma_host else "embedded"
+
+
 def snapshot_folder(index_dir: Path, location: str, collection: str) -> Path:
     """Where the lexical snapshot of ``collection`` lives (embedded or server index)."""
     return index_dir / "lexical" / location / collection
@@ -106,5 +123,11 @@ def load_fresh_snapshot(store: ChunkStore, folder: Path) -> CollectionSnapshot:
         return snapshot
     logger.info("Rebuilding the BM25 snapshot of %s from Chroma.", store.collection.name)
     snapshot = CollectionSnapshot.from_store(store)
-    snapshot.save(folder)
+    try:
+        snapshot.save(folder)
+    except OSError as error:
+        if not is_disk_full(error):
+            raise
+        # Searching needs the snapshot, not its copy on disk: the next start saves it again.
+        logger.warning("Lexical snapshot of %s kept in memory only: %s.", store.collection.name, error)
     return snapshot

@@ -6,11 +6,13 @@ import logging
 import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from rag.config import E5_EMBEDDER, RagSettings
+from rag.disk import is_disk_full, where_full
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +30,10 @@ class IndexMissingError(KnowledgeBaseError):
 
 class IndexCorruptError(KnowledgeBaseError):
     """The index files exist but Chroma cannot read them."""
+
+
+class DiskFullError(KnowledgeBaseError):
+    """A write found no room: the index holds what was written before and stays usable."""
 
 
 class EmbeddingMismatchError(KnowledgeBaseError):
@@ -88,6 +94,14 @@ def open_client(settings: RagSettings, create: bool = False) -> Any:
         ) from error
 
 
+def full_disk(settings: RagSettings | None) -> str:
+    """``The disk holding <index> is full (12 KB free)``, or the Chroma server's disk."""
+    if settings is not None and settings.chroma_host:
+        return f"The disk of the Chroma server at {settings.chroma_host}:{settings.chroma_port} is full"
+    where = where_full(settings.index_dir if settings is not None else None)
+    return f"{where[:1].upper()}{where[1:]}"
+
+
 def _batches(size: int, total: int) -> Iterator[slice]:
     for start in range(0, total, size):
         yield slice(start, min(start + size, total))
@@ -116,14 +130,20 @@ class ChunkStore:
         return cls(client, collection, settings)
 
     @contextmanager
-    def _readable(self) -> Iterator[None]:
+    def _readable(self, writing: bool = False) -> Iterator[None]:
         """Chroma's internal errors on a collection (overwritten HNSW files, a damaged segment)
-        become one sentence naming the exact rebuild command."""
+        become one sentence naming the exact rebuild command; a full disk is said to be one."""
         from chromadb.errors import InternalError
 
         try:
             yield
-        except InternalError as error:
+        except KnowledgeBaseError:
+            raise
+        except Exception as error:
+            if is_disk_full(error, self.local_folder if writing else None):
+                raise DiskFullError(self.disk_full_sentence()) from error
+            if not isinstance(error, InternalError):
+                raise
             reason = str(error).rsplit(": ", 1)[-1].strip() or type(error).__name__
             rebuild = "python -m rag index [PATH ...] --rebuild"
             if self.settings is not None:
@@ -134,6 +154,21 @@ class ChunkStore:
                 f"The vector files of index collection {self.collection.name!r} are damaged "
                 f"({reason}); nothing was changed. Rebuild it with: {rebuild}"
             ) from error
+
+    @property
+    def local_folder(self) -> Path | None:
+        """The folder of an embedded index (None for a server or when unknown)."""
+        if self.settings is None or self.settings.chroma_host:
+            return None
+        return self.settings.index_dir
+
+    def disk_full_sentence(self) -> str:
+        """What to do when a write found no room: free space and run the same command (never rebuild)."""
+        return (
+            f"{full_disk(self.settings)}: the index collection {self.collection.name!r} keeps what was "
+            "written before and still answers searches; free some space, then run the same command "
+            "again (it resumes where it stopped; no --rebuild needed)."
+        )
 
     @classmethod
     def create(cls, client: Any, name: str, settings: RagSettings, embedder_name: str) -> ChunkStore:
@@ -160,7 +195,8 @@ class ChunkStore:
     def update_info(self, **values: Any) -> None:
         """Merge ``values`` into the collection metadata."""
         merged = {**self.info, **{key: value for key, value in values.items() if value is not None}}
-        self.collection.modify(metadata=merged)
+        with self._readable(writing=True):
+            self.collection.modify(metadata=merged)
 
     def check_embedder(
         self,
@@ -234,7 +270,7 @@ class ChunkStore:
         metadatas: Sequence[dict[str, Any]],
     ) -> None:
         """Upsert in batches below the client's maximum batch size."""
-        with self._readable():
+        with self._readable(writing=True):
             for part in _batches(self.max_batch, len(ids)):
                 self.collection.upsert(
                     ids=list(ids[part]),
@@ -245,13 +281,13 @@ class ChunkStore:
 
     def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
         """Rewrite metadata only (no re-embedding), in batches."""
-        with self._readable():
+        with self._readable(writing=True):
             for part in _batches(self.max_batch, len(ids)):
                 self.collection.update(ids=list(ids[part]), metadatas=list(metadatas[part]))
 
     def delete(self, ids: Sequence[str]) -> None:
         """Delete chunks by id, in batches."""
-        with self._readable():
+        with self._readable(writing=True):
             for part in _batches(self.max_batch, len(ids)):
                 self.collection.delete(ids=list(ids[part]))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -26,9 +27,10 @@ class Reply:
 
     status: int = 200
     body: Any = None
-    events: list[Any] | None = None  # dicts are sent as JSON, strings as they are
+    events: Iterable[Any] | None = None  # dicts are sent as JSON, strings as they are; may be lazy
     raw: bytes | None = None
     hang: bool = False
+    event_delay: float = 0.0  # seconds between two events: a slow provider
 
 
 @dataclass
@@ -85,6 +87,24 @@ def streamed_text(pieces: list[str]) -> Reply:
     return Reply(events=events)
 
 
+def slow_text(pieces: list[str], delay: float) -> Reply:
+    """A streamed answer sending one of ``pieces`` every ``delay`` seconds."""
+    return Reply(events=streamed_text(pieces).events, event_delay=delay)
+
+
+def huge_text(total_chars: int, piece: str = "Le château ouvre à 9 h. ") -> Reply:
+    """A streamed answer of ``total_chars`` characters, made as it is sent (never held whole)."""
+
+    def events() -> Iterator[Any]:
+        yield chunk({"role": "assistant", "content": ""})
+        for _ in range(total_chars // len(piece)):
+            yield chunk({"content": piece})
+        yield chunk({}, finish_reason="stop")
+        yield "[DONE]"
+
+    return Reply(events=events())
+
+
 def streamed_tool_call(name: str, arguments: Any, call_id: str = "call00001") -> Reply:
     """A streamed answer holding one tool call, sent whole in one delta (as Mistral does)."""
     call = {"index": 0, **tool_call(name, arguments, call_id)}
@@ -103,6 +123,8 @@ class FakeChatServer:
     script: list[Reply] = field(default_factory=list)
     requests: list[RecordedRequest] = field(default_factory=list)
     base_url: str = ""
+    events_sent: int = 0  # streamed events written, over all requests
+    hung_up: threading.Event = field(default_factory=threading.Event)  # a client closed a stream early
     _release: threading.Event = field(default_factory=threading.Event)
     _httpd: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
@@ -174,9 +196,16 @@ def _handler_for(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
             self.end_headers()  # HTTP/1.0: the stream ends when the connection closes
-            for event in reply.events:
+            for number, event in enumerate(reply.events):
+                if number and reply.event_delay:
+                    time.sleep(reply.event_delay)
                 data = event if isinstance(event, str) else json.dumps(event)
-                self.wfile.write(f"data: {data}\n\n".encode())
-                self.wfile.flush()
+                try:
+                    self.wfile.write(f"data: {data}\n\n".encode())
+                    self.wfile.flush()
+                except OSError:  # the client closed the stream: stop making the answer
+                    server.hung_up.set()
+                    return
+                server.events_sent += 1
 
     return Handler

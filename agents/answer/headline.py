@@ -9,6 +9,8 @@ model's ``agents.offline.RankedPart``) gets a headline from it.
   data/glossary/concept_roles.toml);
 - the sentence (with its label, its passage's headings and the sentence before it) names every
   topic the part names (a part naming none, "on which days is it closed?", takes the question's);
+- the sentence's label and headings name no rate for some visitors only that the part does not
+  ask ("Reduced rates": its prices are not the asked ticket's);
 - a value is kept only when its clause is about no place, offer or group of visitors the part
   does not name (the Trianon's hours do not head the palace's, a guided tour's price not the
   ticket's), and, for a date, names the event asked ("inaugurated", not "built");
@@ -118,6 +120,8 @@ def answering(
         for n in sentences.needs_of(needs, [], candidate.language)
     ):
         return []
+    if _for_some_visitors(candidate, asked):
+        return []
     events = sentences.needs_of([c for c in needs if not is_subject(c)], [], candidate.language)
     connectors = phrases()["connectors"].get(candidate.language, [])
     clauses = value_clauses(candidate.text, [(v.start, v.end) for v in values], connectors)
@@ -132,6 +136,14 @@ def answering(
             kind != "date" or all(sentences.met(n, sentences.stems(text, candidate.language)) for n in events)
         )
     ]
+
+
+def _for_some_visitors(candidate: Candidate, asked: set[int]) -> bool:
+    """Whether the sentence's label or headings name a rate for some visitors only that the part
+    does not ask ("Reduced rates" above "the Palace ticket at 13 €...")."""
+    restricting = set(roles()["rates_for_some"])
+    frame = unambiguous_in(f"{candidate.label} {candidate.heading}", [candidate.language, "en"])
+    return any(concept_name(c) in restricting and id(c) not in asked for c in frame)
 
 
 def _stated(kind: str, candidate: Candidate) -> list[StatedValue]:

@@ -11,7 +11,7 @@ from agents.deps import AgentDeps
 from agents.reading.intent import intent_index
 from agents.reading.read import read_turn
 from agents.reading.request import TurnRequest
-from agents.state import AgentState, turn_start
+from agents.state import AgentState, spent_artifacts, turn_start
 from agents.trace import PrepareStep, elapsed_ms
 
 
@@ -30,6 +30,7 @@ def make_prepare(deps: AgentDeps) -> Any:
         step = PrepareStep(ms=elapsed_ms(started), language=request.language, question=request.question)
         return {
             **turn_start(step),
+            "messages": spent_artifacts(state.get("messages", [])),
             "question": request.question,
             "language": request.language,
             "request": request,

@@ -19,6 +19,7 @@ from agents.offline.phrases import phrases, replies
 from agents.reading import slots
 from agents.reading.question_parts import concepts_and_words, question_parts
 from agents.tools.gazetteer import Gazetteer, Place
+from agents.visit_calendar.asked import answered_by_calendar, calendar_settled
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
@@ -42,6 +43,8 @@ class Reading:
         asked_in = reply_language(brief.question, brief.language)
         parts = question_parts(brief.question, asked_in)
         summaries = [s for r in brief.tool_results if (s := r.summary.strip())]
+        if calendar_settled(brief.tool_results):  # its line answers those parts: no quote beside it
+            parts = [part for part in parts if not answered_by_calendar(part)]
         if summaries and not (brief.request and "knowledge_base" in brief.request.topics):
             parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         pool = sentences.candidates(brief.evidence, brief.kb_language)

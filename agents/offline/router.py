@@ -4,6 +4,8 @@ The weather topic calls ``get_weather`` for its day, the travel topic ``get_trav
 origin with its mode, and the knowledge-base topic ``search_knowledge_base`` with the standalone
 search text, one query per part. Weather or a route for another known place (a museum, a theme
 park, a town), or a route with no origin, is not asked of the tools: the knowledge base is.
+A day named with an opening, closing, free-entry or price word also calls ``get_visit_calendar``
+for that day (once per place named, the Palace when none), besides the knowledge base.
 Greetings and thanks get a reply without tools.
 """
 
@@ -17,8 +19,10 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from agents.offline.phrases import cues, fold, phrases, replies
+from agents.reading import slots
 from agents.reading.question_parts import question_parts
 from agents.reading.request import TurnRequest
+from agents.visit_calendar.asked import asks_calendar, places_asked
 
 Call = tuple[str, dict[str, Any]]
 
@@ -46,11 +50,26 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
         calls.append(
             ("get_travel_info", {"origin": travel.origin, "mode": travel.mode, "language": language})
         )
+    calls += calendar_calls(request, tools)
     if ("knowledge_base" in request.topics or not calls) and "search_knowledge_base" in tools:
         asked = request.knowledge_base.queries if "knowledge_base" in request.topics else []
         queries = asked or question_parts(request.message, language) or [request.message]
         calls += [("search_knowledge_base", {"query": query}) for query in queries]
     return calls
+
+
+def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
+    """``get_visit_calendar`` for the day the turn names, when it asks about opening, closing, free
+    entry or a price (a follow-up such as "and on Monday?" asks what its subject asked)."""
+    if "get_visit_calendar" not in tools or not asks_calendar(request.question):
+        return []
+    day = slots.date_phrase_in(request.message) or slots.date_phrase_in(request.question)
+    if day is None:
+        return []
+    return [
+        ("get_visit_calendar", {"date": day, "place": place, "language": request.language})
+        for place in places_asked(request.question)
+    ]
 
 
 def route(request: TurnRequest, tools: set[str]) -> AIMessage:

@@ -112,7 +112,8 @@ def _form(message: str, language: str, said: Said, scores: list[TopicScores]) ->
     rest = _without_slots(message, language, said)
     cjk = len(UNSPACED_CHARACTER.findall(message)) > 0
     words = len(message.split())
-    topic_words = _unspaced_topic_size(rest, language) if cjk else len(content_words(rest, language))
+    latin_words = [w for w in content_words(rest, language) if not w.isdigit()]  # "for 3 people?"
+    topic_words = _unspaced_topic_size(rest, language) if cjk else len(latin_words)
     slot_only = topic_words <= (SLOT_ONLY_CJK if cjk else 0) and _PUNCTUATION.sub(
         "", rest
     ) != _PUNCTUATION.sub("", message)

@@ -32,6 +32,8 @@ MIN_LATIN_DAY_NAME = 5  # dateparser also lists "lu", "mar", "do": words of thei
 _NUMERIC_DATE = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}[日号號]|\d{1,2}[日号號]"
 )
+_YEAR_AFTER = re.compile(r"(?:,?\s*(?:de\s+)?)?(?:\d{4}年|\d{4}\b)")
+_YEAR_BEFORE = re.compile(r"\d{4}年$")
 _NEXT_WEEK = re.compile(r"(?:下个|下個|下|来週の?)$")
 _ARTICLES = frozenset(
     {
@@ -139,7 +141,7 @@ def _day_of_month() -> re.Pattern[str]:
     }
     months = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
     return re.compile(
-        rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.)? (?:de |of )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b"
+        rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.|°|º)? (?:de |of )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b"
     )
 
 
@@ -154,6 +156,23 @@ def day_in(text: str) -> str | None:
     start, end = min(found, key=lambda span: (span[0], -span[1]))
     if prefix := _NEXT_WEEK.search(text[:start]):  # "下周六": next week's Saturday, read by the tool
         start = prefix.start()
+    return text[start:end]
+
+
+def date_phrase_in(text: str) -> str | None:
+    """The most precise date ``text`` names, for a calendar day: a day of the month with the year
+    that follows it, rather than the weekday said with it ("Sunday 3 January 2027" -> "3 January
+    2027"); else the first day it names ("next Monday", "demain")."""
+    folded, starts = folded_positions(text)
+    found = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(text)]
+    found += [(starts[m.start()], starts[m.end() - 1] + 1) for m in _day_of_month().finditer(folded)]
+    if not found:
+        return day_in(text)
+    start, end = min(found, key=lambda span: (span[0], -span[1]))
+    if year := _YEAR_AFTER.match(text[end:]):
+        end += year.end()
+    if year_first := _YEAR_BEFORE.search(text[:start]):  # "2027年2月29日"
+        start = year_first.start()
     return text[start:end]
 
 

@@ -1,4 +1,4 @@
-"""The weather and travel tools, built once per service around one shared HTTP client."""
+"""The weather, travel and visit-calendar tools, built once per service around one shared HTTP client."""
 
 from __future__ import annotations
 
@@ -9,23 +9,31 @@ from langchain_core.tools import BaseTool
 from agents.tools.http import ToolHttpClient
 from agents.tools.settings import ToolSettings
 from agents.tools.travel import TravelService, build_travel_tool
+from agents.tools.visit_calendar import CalendarService, SourceTexts, build_calendar_tool
 from agents.tools.weather import WeatherService, build_weather_tool
 
 
 @dataclass
 class VisitorTools:
-    """``get_weather`` and ``get_travel_info`` sharing one ``httpx`` client (timeouts, retries)."""
+    """``get_weather`` and ``get_travel_info`` sharing one ``httpx`` client (timeouts, retries), and
+    ``get_visit_calendar``, whose rules are checked against ``source_texts`` (the index's documents)."""
 
     settings: ToolSettings = field(default_factory=ToolSettings)
+    source_texts: SourceTexts | None = None
 
     def __post_init__(self) -> None:
         self.http = ToolHttpClient(self.settings)
         self.weather = WeatherService(self.settings, self.http)
         self.travel = TravelService(self.settings, self.http)
+        self.calendar = CalendarService(self.settings, self.source_texts)
 
     @property
     def tools(self) -> list[BaseTool]:
-        return [build_weather_tool(self.weather), build_travel_tool(self.travel)]
+        return [
+            build_weather_tool(self.weather),
+            build_travel_tool(self.travel),
+            build_calendar_tool(self.calendar),
+        ]
 
     def close(self) -> None:
         self.http.close()

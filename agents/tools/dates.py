@@ -47,6 +47,8 @@ WEEKEND_WORDS = (
 )  # fmt: skip
 # Chinese and Japanese "next week's <weekday>": the prefix is dropped and the weekday moved to next week.
 _NEXT_WEEK_PREFIX = re.compile(r"^(?:下个|下個|下)(?=周|週|星期|礼拜|禮拜)|^来週の?")
+# "12月25日", "2027年1月3日": read here, since dateparser 1.5 takes "12月25日" for 25 November 2112.
+_CJK_MONTH_DAY = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号號]")
 _TRAILING_PUNCTUATION = " .,;:!?？。！、"
 
 DateStatus = Literal["ok", "past", "vague", "unreadable"]
@@ -97,11 +99,25 @@ def _resolve(text: str, today: dt.date, languages: tuple[str, ...]) -> dt.date |
     offset = _extra_offset(text)
     if offset is not None:
         return today + dt.timedelta(days=offset)
+    if cjk := _CJK_MONTH_DAY.search(text):
+        return _month_day(today, int(cjk[2]), int(cjk[3]), int(cjk[1]) if cjk[1] else None)
     if _NEXT_WEEK_PREFIX.match(text):
         weekday = _library_day(_NEXT_WEEK_PREFIX.sub("", text), today, languages)
         if isinstance(weekday, dt.date) and 0 <= (weekday - today).days < 7:
             return today + dt.timedelta(days=7 - today.weekday() + weekday.weekday())
     return _library_day(text, today, languages)
+
+
+def _month_day(today: dt.date, month: int, day: int, year: int | None) -> dt.date | None:
+    """That day of ``year``, else its next occurrence from ``today`` (29 February: the next leap year's)."""
+    for candidate in [year] if year else range(today.year, today.year + 9):
+        try:
+            found = dt.date(candidate, month, day)
+        except ValueError:
+            continue
+        if year or found >= today:
+            return found
+    return None
 
 
 def _extra_offset(text: str) -> int | None:

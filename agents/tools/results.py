@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 ToolStatus = Literal["ok", "not_found", "invalid", "unavailable", "error"]
-DataSource = Literal["forecast", "climate normals", "router", "estimate", "none"]
+DataSource = Literal["forecast", "climate normals", "router", "estimate", "calendar", "none"]
 
 
 class ToolResult(BaseModel):

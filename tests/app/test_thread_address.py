@@ -20,7 +20,7 @@ def _questions(at: AppTest) -> list[str]:
     return [message.markdown[0].value for message in at.chat_message if message.name == "user"]
 
 
-def test_a_reload_shows_the_conversation_with_its_sources(indexed: Path) -> None:
+def test_a_reload_shows_the_conversation_and_the_last_answers_sources(indexed: Path) -> None:
     at = start_app()
     at.chat_input[0].set_value("When is the palace open?").run()
     at.chat_input[0].set_value("How much is a ticket?").run()
@@ -35,7 +35,8 @@ def test_a_reload_shows_the_conversation_with_its_sources(indexed: Path) -> None
     assert _questions(again) == ["When is the palace open?", "How much is a ticket?"]
     restored = [message.markdown[0].value for message in again.chat_message if message.name == "assistant"]
     assert restored == shown
-    assert len(again.expander) == len(at.expander)  # each answer's sources, as first shown
+    # The newest answer's sources as first shown (older checkpoints may be pruned: text only).
+    assert [e.label for e in again.expander][-2:] == [e.label for e in at.expander][-2:]
 
 
 def test_new_conversation_gets_a_new_address(indexed: Path) -> None:

@@ -153,7 +153,9 @@ def test_an_example_question_is_asked_when_clicked(indexed: Path) -> None:
     at.button(key="example-1").click().run()
 
     assert at.chat_message[0].markdown[0].value == "How much is a ticket for the Palace?"
-    assert "**Sources**" in "\n".join(md.value for md in _assistant(at).markdown)
+    shown = "\n".join(md.value for md in _assistant(at).markdown)
+    # the small test corpus gives no Palace price: declined, its closest passages listed as related
+    assert "**Sources**" in shown or f"**{Labels('en')['related']}**" in shown
 
 
 def test_an_empty_or_too_long_question_gets_a_sentence_in_the_visitors_language(indexed: Path) -> None:

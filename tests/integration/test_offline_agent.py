@@ -89,3 +89,11 @@ def test_the_offline_answer_streams_word_by_word(service: AgentService) -> None:
     assert isinstance(final, FinalAnswer)
     assert len(tokens) > 5  # the UI shows the answer growing, as with a streaming provider
     assert "".join(tokens).split() == final.answer.split()
+
+
+def test_a_day_question_is_answered_by_the_visit_calendar_with_its_source(service: AgentService) -> None:
+    result = _ask(service, "Le château est-il ouvert le lundi 30 novembre 2026 ?", "calendar")
+
+    assert "get_visit_calendar" in result.tools
+    assert "lundi 30 novembre 2026 — le Château : fermé (fermé tous les lundis)." in result.answer
+    assert "plan-your-visit/opening-hours.en.md" in result.answer

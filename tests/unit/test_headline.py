@@ -101,6 +101,39 @@ def test_the_value_of_another_group_of_visitors_is_left_out_of_the_headline() ->
     assert _headlines(answer) == ["**Prix**: 21\u00a0€ [1]"]
 
 
+def test_a_price_under_a_heading_for_some_visitors_does_not_head_the_asked_ticket() -> None:
+    """Under "Reduced rates", "the Palace ticket at 13 €" is a reduced price: the full price of the
+    other passage heads the answer; asked for the reduced rate, the reduced page may head it."""
+    evidence = [
+        Passage(
+            number=1, chunk_id="c1", title="Free entry", headings="Reduced rates", source="https://example.org/1",
+            text="The Palace ticket at 13 € and the Trianon ticket at 8 € are for large-family card holders.",
+            score=1.0,
+        ),
+        Passage(
+            number=2, chunk_id="c2", title="Prices", headings="Palace ticket", source="https://example.org/2",
+            text="The Palace ticket costs 21 €, or 13 € at the reduced rate.", score=0.5,
+        ),
+    ]  # fmt: skip
+
+    def headlines(question: str) -> list[str]:
+        brief = Brief(node="synthesize", question=question, language="en", evidence=evidence)
+        reply = OfflineChatModel().invoke([briefed_system("prompt", brief), HumanMessage("context")])
+        return _headlines(reply.text)
+
+    from agents.answer.headline import _for_some_visitors
+    from agents.answer.sentences import candidates
+    from agents.answer.visitor_terms import named_in
+
+    reduced, full = (next(c for c in candidates([p], "en") if "€" in c.text) for p in evidence)
+    asked = {id(c) for c in named_in("How much is a ticket for the Palace?", ["en"])}
+    asked_reduced = {id(c) for c in named_in("How much is the reduced rate?", ["en"])}
+    assert _for_some_visitors(reduced, asked) and not _for_some_visitors(full, asked)
+    assert not _for_some_visitors(reduced, asked_reduced)
+    assert all("€21" in line for line in headlines("How much is a ticket for the Palace?"))
+    assert not any(line.endswith("[1]") for line in headlines("How much is a ticket for the Palace?"))
+
+
 def test_a_number_with_a_thin_space_between_its_digit_groups_is_never_cut() -> None:
     answer = _answer(
         "Quelle est la longueur du Grand Canal ?",

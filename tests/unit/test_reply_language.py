@@ -32,3 +32,17 @@ def test_a_short_message_keeps_the_conversation_language(message: str) -> None:
 
 def test_a_long_message_in_another_language_switches_language() -> None:
     assert reply_language("And how much is a ticket for children?", conversation_language="fr") == "en"
+
+
+def test_the_language_model_is_read_once_per_kind_however_it_is_asked() -> None:
+    """py3langid's model takes about a second to read: every turn asking both kinds of detection (and
+    documents asking the default one) must reuse the two models, never read one again."""
+    from rag.language import _identifier, detect_language, identify
+
+    _identifier.cache_clear()
+    for _ in range(3):
+        identify("Quels sont les horaires ?", True)
+        identify("어떻게 가나요?", False)
+        detect_language("Le château est ouvert tous les jours sauf le lundi.")
+
+    assert _identifier.cache_info().misses == 2

@@ -1,0 +1,1 @@
+"""What visitors ask and what fails: the questions log, feedback, insights and content gaps."""

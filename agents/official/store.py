@@ -1,0 +1,122 @@
+"""Official answers in their own Chroma collection of the index the agent searches.
+
+An operator writes an answer (one language), its source link and optional valid-from / valid-until
+dates. Each answer is one chunk (id ``official-<hash>``) embedded with the knowledge base's
+embedder; removing the answer removes the chunk. A search returns only answers valid on the day.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from datetime import date
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from rag.config import RagSettings
+
+COLLECTION_SUFFIX = "_official"
+
+
+class OfficialAnswerError(ValueError):
+    """An official answer that cannot be stored or found; ``str(error)`` says what to do."""
+
+
+class OfficialAnswer(BaseModel):
+    """One official answer as an operator wrote it."""
+
+    id: str = ""
+    text: str
+    source: str
+    language: str = ""
+    question: str = ""  # the visitors' question it answers (matched); empty: the text is matched
+    valid_from: date | None = None
+    valid_until: date | None = None
+    written_at: float = Field(default_factory=time.time)
+
+    def valid_on(self, day: date) -> bool:
+        """Whether the answer holds on ``day`` (an expired or not-yet-valid answer is never used)."""
+        return (self.valid_from is None or self.valid_from <= day) and (
+            self.valid_until is None or day <= self.valid_until
+        )
+
+    @property
+    def dated(self) -> str:
+        """The date an answer is cited with: its valid-from date, else the day it was written."""
+        return (self.valid_from or date.fromtimestamp(self.written_at)).isoformat()
+
+
+def answer_id(text: str, source: str) -> str:
+    return "official-" + hashlib.sha256(f"{source}\n{text}".encode()).hexdigest()[:16]
+
+
+def collection_name(settings: RagSettings) -> str:
+    return f"{settings.collection}{COLLECTION_SUFFIX}"
+
+
+class OfficialAnswers:
+    """Add, list, remove and match the official answers of one index."""
+
+    def __init__(self, settings: RagSettings, collection: Any) -> None:
+        self.settings, self.collection = settings, collection
+
+    @classmethod
+    def open(cls, settings: RagSettings) -> OfficialAnswers:
+        """The index's official answers, their collection created on first use."""
+        from rag.store import open_client
+
+        client = open_client(settings)
+        return cls(
+            settings,
+            client.get_or_create_collection(collection_name(settings), metadata={"hnsw:space": "cosine"}),
+        )
+
+    @classmethod
+    def existing(cls, settings: RagSettings) -> OfficialAnswers | None:
+        """The index's official answers, or None when none was ever added (nothing is created)."""
+        from rag.store import open_client
+
+        client = open_client(settings)
+        try:
+            return cls(settings, client.get_collection(collection_name(settings)))
+        except Exception:  # noqa: BLE001 - chromadb raises NotFoundError or ValueError by version
+            return None
+
+    def add(self, answer: OfficialAnswer, vector: np.ndarray) -> OfficialAnswer:
+        if answer.valid_from and answer.valid_until and answer.valid_until < answer.valid_from:
+            raise OfficialAnswerError("--valid-until is before --valid-from: give an end after the start.")
+        answer.id = answer_id(answer.text, answer.source)
+        self.collection.upsert(
+            ids=[answer.id],
+            embeddings=[np.asarray(vector, dtype=np.float32).tolist()],
+            documents=[answer.text],
+            metadatas=[{"answer": answer.model_dump_json()}],
+        )
+        return answer
+
+    def all(self) -> list[OfficialAnswer]:
+        rows = self.collection.get(include=["metadatas"])
+        answers = [
+            OfficialAnswer.model_validate_json(str(meta["answer"])) for meta in rows["metadatas"] or []
+        ]
+        return sorted(answers, key=lambda answer: answer.written_at)
+
+    def remove(self, answer_id_: str) -> None:
+        if not self.collection.get(ids=[answer_id_])["ids"]:
+            raise OfficialAnswerError(
+                f"No official answer has the id {answer_id_}: see `python -m agents official list`."
+            )
+        self.collection.delete(ids=[answer_id_])
+
+    def vectors(self) -> list[tuple[OfficialAnswer, np.ndarray]]:
+        rows: dict[str, Any] = self.collection.get(include=["metadatas", "embeddings"])
+        return [
+            (OfficialAnswer.model_validate_json(str(meta["answer"])), np.asarray(vector, dtype=np.float32))
+            for meta, vector in zip(
+                rows["metadatas"] or [],
+                rows["embeddings"] if rows["embeddings"] is not None else [],
+                strict=True,
+            )
+        ]

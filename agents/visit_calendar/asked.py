@@ -1,0 +1,77 @@
+"""Whether a turn asks the calendar: a day named with an opening, closing, free-entry or price word.
+
+A slot rule rather than a topic of its own: the question stays a knowledge-base question (its other
+parts are searched as before), and the calendar tool is called besides it for the day named.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agents.tools.results import ToolOutcome
+from agents.visit_calendar.answer import load_phrases
+from agents.visit_calendar.rules import CALENDAR_FILE, load_calendar
+
+if TYPE_CHECKING:
+    from agents.offline.phrases import Cues
+
+DEFAULT_PLACE = "palace"
+_CONTEXT = re.compile(r"\s*\([^()]*\)\s*$")
+MAX_PLACES = 3
+
+
+@functools.lru_cache(maxsize=1)
+def aspect_cues() -> Cues:
+    from agents.offline.phrases import Cues  # lazily: the offline package imports this module
+
+    return Cues(load_phrases()["cues"]["aspects"])
+
+
+@functools.lru_cache(maxsize=4)
+def _place_cues(path: Path) -> tuple[tuple[str, Cues], ...]:
+    from agents.offline.phrases import Cues
+
+    return tuple(
+        (key, Cues([*place.aliases, *place.names.values()]))
+        for key, place in load_calendar(path).places.items()
+    )
+
+
+def asks_calendar(text: str) -> bool:
+    """``text`` asks whether something is open, closed, free, or what it costs."""
+    return bool(aspect_cues().find(text))
+
+
+def places_asked(text: str, path: Path = CALENDAR_FILE) -> list[str]:
+    """The places of the calendar in ``path`` that ``text`` names, in order; the Palace when none."""
+    found = sorted((spans[0][0], key) for key, cues in _place_cues(path) if (spans := cues.find(text)))
+    return [key for _, key in found][:MAX_PLACES] or [DEFAULT_PLACE]
+
+
+def answered_by_calendar(part: str) -> bool:
+    """A question part the calendar answers whole: it names a day and asks about opening, closing,
+    free entry or a price ("Is the palace open next Monday", not "can I bring a stroller")."""
+    from agents.reading.slots import date_phrase_in
+
+    own = _CONTEXT.sub("", part)  # a part's context, "(the part it follows)", is not what it asks
+    return asks_calendar(own) and date_phrase_in(own) is not None
+
+
+def calendar_settled(results: Iterable[ToolOutcome]) -> bool:
+    """Whether this turn's calendar results settle every day they report: open or closed, and
+    free or not. A day the calendar cannot settle (a rule withheld by the source check, show days
+    not on file) leaves the question to the knowledge base."""
+    days = [
+        day
+        for result in results
+        if result.tool == "get_visit_calendar" and result.status == "ok"
+        for day in result.result.get("days", [])
+    ]
+    return bool(days) and all(
+        day.get("open") == "closed" or (day.get("open") == "open" and day.get("free") is not None)
+        for day in days
+    )

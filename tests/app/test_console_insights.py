@@ -1,0 +1,39 @@
+"""The console's insights (AppTest): counts, groups and gaps from the questions log, every visitor's
+word escaped (it is untrusted: never a link, an image or HTML)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from agents.config import AgentSettings
+from agents.insights.store import LoggedQuestion, QuestionLog
+from tests.app.conftest import open_console
+
+HOSTILE = "![pixel](https://evil.example/p.png) <img src=x onerror=alert(1)> [win](https://evil.example)"
+
+
+def test_the_console_shows_groups_and_gaps_with_visitor_text_escaped(
+    indexed: Path, local_console: None
+) -> None:
+    log = QuestionLog.for_settings(AgentSettings(_env_file=None))  # the app's AGENT_CHECKPOINT_PATH
+    log.record_many(
+        [LoggedQuestion(question="When does the palace open?", language="en", kind="answered")] * 1
+        + [
+            LoggedQuestion(
+                question=HOSTILE, language="en", kind="not_found", missing=["boat rental"], id=f"h{n}"
+            )
+            for n in range(2)
+        ]
+    )
+    at = open_console()
+
+    at.button(key="insights-show").click().run()
+
+    assert not at.exception, at.exception
+    assert [metric.value for metric in at.metric if metric.label == "Questions"] == ["3"]
+    shown = "\n".join([*(str(md.value) for md in at.markdown), *(str(c.value) for c in at.caption)])
+    assert "boat rental" in shown
+    for markup in (r"!\[pixel", r"\[win\]\(", r"<img"):  # unescaped: an image, a link, HTML
+        assert not re.search(r"(?<!\\)" + markup, shown), markup
+    assert "!\\[pixel\\](https://evil.example/p.png) \\<img" in shown  # shown as the visitor typed it

@@ -1,0 +1,58 @@
+"""Feedback and insights in a real browser: a German visitor marks an answer not helpful with a
+comment; the operator's insights then list that question as a gap. Screenshots go to
+``$E2E_SCREENSHOTS`` (the insights one is ``docs/screenshots/console-insights.png``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app_ui.labels import Labels
+from tests.e2e.test_browser import (  # noqa: F401 - app_url and chromium are fixtures
+    DESKTOP,
+    _ask,
+    _browser_page,
+    _screens,
+    app_url,
+    chromium,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+QUESTION = "Wie viel kostet eine Eintrittskarte für das Schloss?"
+
+
+def test_feedback_from_the_visitor_page_reaches_the_insights(
+    chromium: Path,  # noqa: F811 - the fixture imported above
+    app_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from playwright.sync_api import expect
+
+    german = Labels("de")
+    shots = _screens(tmp_path)
+    with _browser_page(chromium, viewport=DESKTOP, locale="de-DE") as page:
+        page.goto(app_url)
+        expect(page.get_by_text(german["title"])).to_be_visible(timeout=60_000)
+        answer = _ask(page, QUESTION, 1, german["sources"])
+        expect(answer.get_by_text(german["feedback_question"])).to_be_visible()
+
+        answer.get_by_role("button", name=german["not_helpful"]).click()
+        comment = page.get_by_label(german["feedback_comment"])
+        comment.fill("Der Preis für Kinder fehlt.")
+        comment.press("Enter")
+        page.get_by_role("button", name=german["feedback_send"]).click()
+        expect(page.get_by_text(german["feedback_thanks"])).to_be_visible(timeout=20_000)
+        page.screenshot(path=shots / "visitor-feedback-de.png")
+
+    with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
+        page.goto(f"{app_url}/console")
+        expect(page.get_by_text("Visitor insights")).to_be_visible(timeout=60_000)
+        page.get_by_text("Visitor insights").click()
+        page.get_by_role("button", name="Show insights").click()
+        gaps = page.get_by_text("Content gaps (most often")
+        expect(gaps).to_be_visible(timeout=120_000)
+        expect(page.get_by_text("Der Preis für Kinder fehlt.", exact=False)).to_be_visible()
+        page.get_by_test_id("stExpander").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(800)
+        page.screenshot(path=shots / "console-insights.png", full_page=True)

@@ -1,0 +1,136 @@
+"""Official answers: added, listed and removed from the command line in their own collection of the
+index; searched before the knowledge base and cited as official with their date; an expired (or
+not yet valid) answer is never used."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import rag.embeddings
+from agents.cli import main
+from agents.config import AgentSettings
+from agents.events import FinalAnswer, ToolReturned
+from agents.official.search import OfficialFirstSearcher
+from agents.official.store import OfficialAnswer, OfficialAnswers
+from agents.service import AgentService
+from rag.retriever import HybridRetriever
+from tests.conftest import HashingEmbedder, make_settings
+
+QUESTION = "Can we rent a rowing boat on the Grand Canal?"
+TEXT = "Rowing boats are rented at the Grand Canal from March to October, twenty euros an hour."
+SOURCE = "https://www.chateauversailles.fr/official/boats"
+
+
+@pytest.fixture
+def index(index_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(rag.embeddings, "build_embedder", lambda settings: HashingEmbedder())
+    monkeypatch.setenv("RAG_INDEX_DIR", str(index_dir))
+    monkeypatch.setenv("RAG_COLLECTION", make_settings(index_dir).collection)
+    return index_dir
+
+
+def add(*extra: str) -> int:
+    return main(["official", "add", "--text", TEXT, "--source", SOURCE, "--question", QUESTION, *extra])
+
+
+def listed(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
+    capsys.readouterr()
+    assert main(["official", "list"]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def search_hits(index: Path, tmp_path: Path) -> tuple[list[dict[str, object]], FinalAnswer]:
+    """The first search's passages and the answer, asked of the offline agent."""
+    retriever = HybridRetriever(make_settings(index), embedder=HashingEmbedder())
+    settings = AgentSettings(_env_file=None, provider="offline", checkpoint_path=tmp_path / "t.sqlite")
+    service = AgentService(settings=settings, retriever=retriever)
+    events = list(service.stream(QUESTION, "visitor"))
+    service.close()
+    search = next(e for e in events if isinstance(e, ToolReturned) and e.tool == "search_knowledge_base")
+    final = events[-1]
+    assert isinstance(final, FinalAnswer)
+    return search.hits, final
+
+
+def test_add_list_and_remove_with_its_chunk(index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert add("--language", "en", "--valid-from", "2026-03-01") == 0
+    [answer] = listed(capsys)
+    assert answer["text"] == TEXT and answer["valid_from"] == "2026-03-01" and answer["language"] == "en"
+    store = OfficialAnswers.open(make_settings(index))
+    assert store.collection.count() == 1
+
+    assert main(["official", "remove", str(answer["id"])]) == 0
+
+    assert listed(capsys) == [] and store.collection.count() == 0
+    assert main(["official", "remove", str(answer["id"])]) == 2
+    assert "official list" in capsys.readouterr().err
+
+
+def test_an_official_answer_is_searched_first_and_cited_as_official_with_its_date(
+    index: Path, tmp_path: Path
+) -> None:
+    start = date.today() - timedelta(days=10)
+    assert add("--valid-from", start.isoformat()) == 0
+
+    hits, final = search_hits(index, tmp_path)
+
+    assert hits[0]["collection"] == "official" and hits[0]["source"] == SOURCE
+    assert hits[0]["title"] == f"Official answer, {start.isoformat()}"
+    cited = [passage for citation in final.reply.citations for passage in citation.passages]
+    assert any(passage.collection == "official" for passage in cited), final.answer
+
+
+@pytest.mark.parametrize(
+    "dates",
+    [
+        ("--valid-until", (date.today() - timedelta(days=1)).isoformat()),  # expired yesterday
+        ("--valid-from", (date.today() + timedelta(days=1)).isoformat()),  # holds from tomorrow
+    ],
+)
+def test_an_answer_not_valid_today_is_never_used(index: Path, tmp_path: Path, dates: tuple[str, str]) -> None:
+    assert add(*dates) == 0
+
+    hits, final = search_hits(index, tmp_path)
+
+    assert all(hit["collection"] != "official" for hit in hits)
+    assert SOURCE not in final.answer and all(source["url"] != SOURCE for source in final.sources)
+
+
+def test_an_end_before_the_start_is_one_sentence(index: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert add("--valid-from", "2026-05-01", "--valid-until", "2026-04-01") == 2
+    assert "--valid-until is before --valid-from" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_official_answers_match_the_same_need_in_any_language_and_nothing_else(
+    index: Path, local_embedder: Any
+) -> None:
+    """With the real multilingual embedder: the need's paraphrases in other languages match, other needs
+    about the palace do not."""
+    settings = make_settings(index)
+    OfficialAnswers.open(settings).add(
+        OfficialAnswer(text=TEXT, source=SOURCE, question=QUESTION),
+        local_embedder.embed_queries([QUESTION])[0],
+    )
+    knowledge_base = SimpleNamespace(
+        settings=settings, embedder=local_embedder, languages=["en"], search=lambda q, k: []
+    )
+    searcher = OfficialFirstSearcher(knowledge_base)  # type: ignore[arg-type]
+
+    for same in (
+        "Peut-on louer une barque sur le Grand Canal ?",
+        "¿Se pueden alquilar barcas en el Gran Canal?",
+    ):
+        assert [hit.source for hit in searcher.search(same)] == [SOURCE], same
+    for other in (
+        "What time does the palace open?",
+        "Combien coûte le billet ?",
+        "Are dogs allowed in the park?",
+    ):
+        assert searcher.search(other) == [], other

@@ -1,0 +1,67 @@
+"""The offline model calls get_visit_calendar for a day named with an opening, free or price word.
+
+Read with the real multilingual-e5-small embedder, as tests/unit/test_reading.py does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.offline.router import calls_for
+from agents.reading.intent import IntentIndex, intent_index
+from agents.reading.read import read_conversation, read_turn
+
+TOOLS = {"search_knowledge_base", "get_weather", "get_travel_info", "get_visit_calendar"}
+ASKED = {
+    "fr": ("Le château est-il ouvert lundi prochain ?", "lundi", "palace"),
+    "en": ("Is the Trianon free this Sunday?", "Sunday", "trianon"),
+    "es": ("¿Están abiertos los jardines el 1 de mayo?", "1 de mayo", "gardens"),
+    "de": ("Wann öffnet das Schloss am 14. Juli?", "14. Juli", "palace"),
+    "it": ("Quanto costa la Reggia domenica 7 marzo?", "7 marzo", "palace"),
+    "pt": ("O palácio está fechado no dia 25 de dezembro?", "25 de dezembro", "palace"),
+    "nl": ("Is het paleis gratis op zondag 6 december?", "6 december", "palace"),
+    "ja": ("来週の土曜日、トリアノンは開いていますか？", "来週の土曜日", "trianon"),
+    "zh": ("12月25日凡尔赛宫开门吗？", "12月25日", "palace"),
+}
+
+
+@pytest.fixture(scope="module")
+def index(local_embedder: Any) -> IntentIndex:
+    return intent_index(local_embedder.embed_queries)
+
+
+def calendar_args(calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [args for name, args in calls if name == "get_visit_calendar"]
+
+
+@pytest.mark.parametrize("language", list(ASKED))
+def test_a_day_asked_with_an_opening_free_or_price_word_calls_the_calendar(
+    language: str, index: IntentIndex
+) -> None:
+    message, day, place = ASKED[language]
+    request = read_turn(message, None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == [{"date": day, "place": place, "language": language}]
+
+
+def test_a_weather_question_on_a_day_does_not_call_the_calendar(index: IntentIndex) -> None:
+    request = read_turn("Va-t-il pleuvoir samedi ?", None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+def test_a_question_asking_more_than_the_day_also_searches_the_knowledge_base(index: IntentIndex) -> None:
+    request = read_turn("Is the palace open on Monday and can I bring a stroller?", None, None, index)
+    names = [name for name, _ in calls_for(request, TOOLS)]
+    assert "get_visit_calendar" in names and "search_knowledge_base" in names
+
+
+def test_a_follow_up_naming_only_a_day_asks_what_its_subject_asked(index: IntentIndex) -> None:
+    request = read_conversation(["Quels sont les horaires d'ouverture du château ?", "Et le lundi ?"], index)
+    expected = [{"date": "lundi", "place": "palace", "language": "fr"}]
+    assert calendar_args(calls_for(request, TOOLS)) == expected
+
+
+def test_without_the_tool_nothing_changes(index: IntentIndex) -> None:
+    request = read_turn("Le château est-il ouvert lundi prochain ?", None, None, index)
+    assert calendar_args(calls_for(request, TOOLS - {"get_visit_calendar"})) == []

@@ -1,0 +1,47 @@
+"""The offline answer to a day question: the calendar's line, without knowledge-base quotes beside it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from agents.brief import Brief, briefed_system
+from agents.offline import OfflineChatModel
+from agents.reading.request import KnowledgeBaseSlots, TurnRequest
+from rag.passage import Passage
+
+QUESTION = "Le château est-il ouvert lundi prochain ?"
+LINE = "lundi 30 novembre 2026 — le Château : fermé (fermé tous les lundis).\nSource : opening-hours.en.md"
+HOURS = Passage(number=1, chunk_id="c1", title="Horaires", source="opening-hours.fr.md",
+                text="Château : de 9 h à 17 h 30.", score=1.0)  # fmt: skip
+
+
+def answer(question: str, day: dict[str, Any]) -> str:
+    request = TurnRequest(
+        message=question,
+        topics=["knowledge_base"],
+        knowledge_base=KnowledgeBaseSlots(subject=question, search=question),
+        language="fr",
+    )
+    result = {"tool": "get_visit_calendar", "status": "ok", "summary": LINE, "result": {"days": [day]}}
+    brief = Brief(node="synthesize", question=question, language="fr", evidence=[HOURS],
+                  tool_results=[result], request=request)  # fmt: skip
+    return OfflineChatModel().invoke([briefed_system("prompt", brief), HumanMessage("context")]).text
+
+
+def test_a_day_the_calendar_settles_is_answered_by_its_line_alone() -> None:
+    text = answer(QUESTION, {"open": "closed", "free": None})
+    assert "fermé (fermé tous les lundis)" in text
+    assert "9 h à 17 h 30" not in text  # no opening hours quoted beside "closed"
+    assert "site officiel" not in text  # nor a part said unanswered
+
+
+def test_a_day_the_calendar_cannot_settle_is_left_to_the_knowledge_base() -> None:
+    text = answer(QUESTION, {"open": "unknown", "free": None})
+    assert "9 h à 17 h 30" in text or "ne répond pas à : Le château est-il ouvert lundi prochain" in text
+
+
+def test_a_part_the_calendar_does_not_answer_is_still_read_from_the_knowledge_base() -> None:
+    text = answer(f"{QUESTION} Peut-on venir avec une poussette ?", {"open": "closed"})
+    assert "fermé (fermé tous les lundis)" in text and "poussette" in text
