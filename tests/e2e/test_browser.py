@@ -410,8 +410,11 @@ def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
         page.reload()
         expect(messages).to_have_count(4, timeout=60_000)
         after = [messages.nth(n).inner_text() for n in range(4)]
-        for shown, restored in zip(before, after, strict=True):
-            assert restored == shown, (shown, restored)
+    # Each question and answer as shown (an older turn's sources may be pruned with its checkpoints).
+    for shown, restored in zip(before, after, strict=True):
+        assert restored.split(english["sources"])[0].strip() == shown.split(english["sources"])[0].strip()
+    newest = [text.split(english["feedback_question"])[0].strip() for text in (after[3], before[3])]
+    assert newest[0] == newest[1]  # the newest answer: its sources too
 
 
 AXE = REPO_ROOT / "tests" / "e2e" / "node_modules" / "axe-core" / "axe.min.js"
