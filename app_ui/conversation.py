@@ -7,11 +7,12 @@ operator console shows the same, plus the live steps, file paths and the trace i
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from contextlib import nullcontext
 
 import streamlit as st
 
-from agents.events import AnswerToken, NodeStarted
+from agents.events import AgentEvent, AnswerToken, NodeStarted
 from agents.service import AgentService
 from app_ui import support
 from app_ui.labels import Labels
@@ -42,14 +43,23 @@ def load_service() -> tuple[AgentService | None, str | None]:
         return None, f"The assistant could not be started ({reason}): see the app's log and the settings."
 
 
-def stream_answer(turn: Turn, service: AgentService, labels: Labels, operator: bool) -> None:
+def stream_answer(
+    turn: Turn,
+    service: AgentService,
+    labels: Labels,
+    operator: bool,
+    events: Iterable[AgentEvent] | None = None,
+) -> None:
     """Run the turn with progress at once: the live steps for an operator, a spinner in the
-    visitor's language for a visitor; the answer streams in, then shows with its sources."""
+    visitor's language for a visitor; the answer streams in, then shows with its sources.
+    ``events``: the turn's events when something else runs it (the visitor page's worker)."""
     status = st.status("Thinking…", expanded=True) if operator else None
     answer = st.empty()
     drawing = StreamDrawing(answer.container())  # finished paragraphs drawn once, the last one redrawn
     with nullcontext() if operator else st.spinner(labels["thinking"]):
-        for event in stream_turn(service, turn.question, st.session_state.thread_id):
+        if events is None:
+            events = stream_turn(service, turn.question, st.session_state.thread_id)
+        for event in events:
             line = turn.add(event)
             if status is not None and isinstance(event, NodeStarted):
                 status.update(label=running_label(event))

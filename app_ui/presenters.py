@@ -28,6 +28,7 @@ from agents.events import (
     ToolCalled,
     ToolReturned,
 )
+from app_ui.bare_urls import link_bare_urls
 from app_ui.labels import Labels
 from app_ui.visitor_view import VisitorAnswer, VisitorPassage, VisitorSource, clean_title, is_web
 
@@ -77,7 +78,11 @@ def safe_markdown(text: str) -> str:
         url = safe_url(match.group(1))
         return f"<{url}>" if url else escape(match.group(0))
 
-    return _AUTOLINK.sub(autolink, _INLINE_LINK.sub(link, text))
+    def bare(url: str) -> str:
+        safe = safe_url(url)
+        return f"<{safe}>" if safe else url
+
+    return link_bare_urls(_AUTOLINK.sub(autolink, _INLINE_LINK.sub(link, text)), bare)
 
 
 def _code(text: str) -> str:

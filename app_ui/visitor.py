@@ -5,19 +5,21 @@ The title, the examples and the input are drawn first; the models load behind th
 
 from __future__ import annotations
 
+from functools import partial
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 from agents.events import ErrorOccurred
+from app_ui.accessibility import page_accessibility
+from app_ui.labels import Labels, ui_language
 from app_ui.presenters import Turn, escape
-from app_ui.session import (
-    ask_example,
-    ensure_session,
-    page_labels,
-    render_answer,
-    render_question,
-    start_session,
-    take_question,
-)
+from app_ui.session import page_labels, render_answer, render_question, start_session
+from app_ui.thread_address import PARAMETER, stored_turns, valid_thread_id
+from app_ui.turn_worker import QuestionQueue, TurnWorker
+
+if TYPE_CHECKING:
+    from agents.service import AgentService
 
 
 def _render_examples(examples: list[str]) -> None:
@@ -25,45 +27,102 @@ def _render_examples(examples: list[str]) -> None:
         st.button(
             question,
             key=f"example-{number}",
-            on_click=ask_example,
+            on_click=_queue_question,
             args=(question,),
             icon=":material/chat_bubble:",
             width="stretch",
         )
 
 
+def _questions() -> QuestionQueue:
+    if "questions" not in st.session_state:
+        st.session_state.questions = QuestionQueue()
+    questions: QuestionQueue = st.session_state.questions
+    return questions
+
+
+def _queue_question(question: str | None = None) -> None:
+    """A question typed or clicked joins the queue before the page is drawn: it is never dropped,
+    even when it arrives while another answer is being written."""
+    _questions().add(question if question is not None else st.session_state.get("question"))
+
+
+def _new_conversation() -> None:
+    start_session()
+    st.session_state.questions = QuestionQueue()
+    st.query_params[PARAMETER] = st.session_state.thread_id
+
+
+def _open_conversation() -> None:
+    """The conversation named in the page address (restored after a reload), else a new one."""
+    if "thread_id" in st.session_state:
+        return
+    start_session()
+    wanted = valid_thread_id(st.query_params.get(PARAMETER))
+    if wanted is not None:
+        with st.spinner(Labels(ui_language(st.context.locale))["loading"]):
+            from app_ui.conversation import load_service
+
+            service, _ = load_service()
+        turns = stored_turns(service.graph, wanted) if service is not None else []
+        if turns:  # else a new conversation, silently: the page says nothing about other ids
+            st.session_state.thread_id, st.session_state.turns = wanted, turns
+            st.session_state.language = turns[-1].final.language if turns[-1].final else None
+    st.query_params[PARAMETER] = st.session_state.thread_id
+
+
+def _answer_live(worker: TurnWorker, service: AgentService | None, labels: Labels, problem: str) -> None:
+    """Draw the question being answered, its answer streaming in, then with its sources."""
+    render_question(worker.turn.question)
+    with st.chat_message("assistant"):
+        if service is None:
+            worker.turn.add(ErrorOccurred(message=problem, kind="knowledge_base"))
+            worker.done = True
+            render_answer(worker.turn, labels, operator=False)
+        else:
+            from app_ui.conversation import stream_answer
+
+            stream_answer(worker.turn, service, labels, operator=False, events=worker.received())
+
+
 def visitor_page() -> None:
     """What a visitor sees at ``/``: the conversation, its sources, examples, a new conversation."""
-    ensure_session()
-    prompt = st.session_state.get("question")
-    labels = page_labels(prompt or st.session_state.get("pending_question"))
+    _open_conversation()
+    questions = _questions()
+    labels = page_labels(questions.waiting[-1] if questions.waiting else None)
+    page_accessibility(labels, answered=sum(turn.final is not None for turn in st.session_state.turns))
     st.title(labels["title"], anchor=False)
     st.caption(labels["subtitle"])
-    question = take_question(st.chat_input(labels["placeholder"], key="question"))
-    if not st.session_state.turns and question is None:
+    # Disabled while an answer is written; a question sent before it greys out still waits its turn.
+    st.chat_input(labels["placeholder"], key="question", on_submit=_queue_question, disabled=questions.busy)
+    if not st.session_state.turns and not questions.busy:
         st.markdown(escape(labels["examples_intro"]))
         _render_examples(list(labels["examples"]))
+    live = questions.current.turn if questions.current is not None and not questions.current.done else None
     for turn in st.session_state.turns:
-        render_question(turn.question)
-        with st.chat_message("assistant"):
-            render_answer(turn, labels, operator=False)
+        if turn is not live:
+            render_question(turn.question)
+            with st.chat_message("assistant"):
+                render_answer(turn, labels, operator=False)
     # The agent (LangGraph, Chroma, the embedder) is imported and loaded only now, after the page
     # is drawn: a visitor reads the title and examples while it loads.
     with st.spinner(labels["loading"]):
-        from app_ui.conversation import load_service, stream_answer
-        from app_ui.support import settings_summary
+        from app_ui.conversation import load_service
+        from app_ui.support import settings_summary, stream_turn
 
         service, problem = load_service()
-    if question is not None:
-        turn = Turn(question)
-        st.session_state.turns.append(turn)
-        render_question(question)
-        with st.chat_message("assistant"):
-            if service is None:
-                turn.add(ErrorOccurred(message=problem or "", kind="knowledge_base"))
-                render_answer(turn, labels, operator=False)
-            else:
-                stream_answer(turn, service, labels, operator=False)
+    answered = False
+    while questions.busy:
+        if questions.current is None or questions.current.done:
+            question = questions.next()
+            assert question is not None  # busy and nothing running: one is waiting
+            labels = page_labels(question)
+            questions.current = TurnWorker(Turn(question))
+            st.session_state.turns.append(questions.current.turn)
+            if service is not None:
+                questions.current.start(partial(stream_turn, service, thread_id=st.session_state.thread_id))
+        _answer_live(questions.current, service, labels, problem or "")
+        answered = True
     if service.offline if service else settings_summary(None)["Assistant"]["offline"]:
         st.caption(f":material/cloud_off: {escape(labels['offline_notice'])}")
     if st.session_state.turns:
@@ -71,5 +130,7 @@ def visitor_page() -> None:
             labels["new_conversation"],
             key="new-conversation",
             icon=":material/add_comment:",
-            on_click=start_session,
+            on_click=_new_conversation,
         )
+    if answered:
+        st.rerun()  # the input was drawn disabled: draw it again, enabled

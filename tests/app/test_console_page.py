@@ -283,3 +283,47 @@ def test_an_unreachable_checkpoint_database_is_one_sentence_without_the_password
     shown = [element.value for element in [*at.error, *at.warning]]
     assert any("PostgreSQL at 127.0.0.1:" in text and "AGENT_CHECKPOINT_URL" in text for text in shown), shown
     assert not any(password in text for text in shown)
+
+
+def test_a_request_through_a_proxy_never_opens_a_console_without_password(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
+) -> None:
+    import streamlit as st
+
+    for header in ({"X-Forwarded-For": "203.0.113.5"}, {"Forwarded": "for=203.0.113.5"}, {"X-Real-IP": "x"}):
+        monkeypatch.setattr(type(st.context), "headers", property(lambda self, h=header: h))
+
+        at = open_console()
+
+        assert at.error[0].value == CONSOLE_CLOSED, header
+        assert not at.sidebar.metric and not at.chat_input
+
+
+def test_the_closed_console_names_no_setting() -> None:
+    assert "APP_OPERATOR_PASSWORD" not in CONSOLE_CLOSED and "secrets" not in CONSOLE_CLOSED
+
+
+def test_wrong_passwords_are_slowed_down_and_the_page_says_when_to_retry(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
+) -> None:
+    import types
+
+    import app_ui.login_guard
+
+    monkeypatch.setattr(app_ui.login_guard, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
+    monkeypatch.setenv("APP_OPERATOR_PASSWORD", "correct horse")
+    at = open_console()
+    for _ in range(3):
+        at.text_input[0].set_value("wrong")
+        at.button(key="login").click().run()
+        assert "Wrong password" in at.error[0].value
+
+    at.text_input[0].set_value("correct horse")  # even the right one waits: guesses tell nothing
+    at.button(key="login").click().run()
+
+    assert "try again in 2 s" in at.error[0].value
+    assert not at.sidebar.metric
+    other = open_console()  # a new browser session from the same address waits too
+    other.text_input[0].set_value("correct horse")
+    other.button(key="login").click().run()
+    assert "try again in" in other.error[0].value

@@ -368,3 +368,130 @@ def _assert_stayed_local(requested: list[str]) -> None:
     elsewhere = sorted({url for url in requested if urlsplit(url).hostname != "127.0.0.1"})
     assert not elsewhere, f"the browser requested other hosts: {elsewhere}"
     assert requested, "no request was recorded"
+
+
+def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
+    chromium: Path, app_url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    english = Labels("en")
+    first, second = english["examples"][0], english["examples"][1]
+    with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
+        page.goto(app_url)
+        box = page.get_by_test_id("stChatInputTextArea")
+        box.wait_for(timeout=60_000)
+        box.fill(first)
+        box.press("Enter")
+        page.wait_for_timeout(100)
+        # Typed into the box even if it is already disabled: the question is sent at 100 ms.
+        box.evaluate(
+            """(box, text) => {
+              const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+              box.disabled = false; set.call(box, text);
+              box.dispatchEvent(new Event('input', {bubbles: true}));
+              box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+            }""",
+            second,
+        )
+        messages = page.get_by_test_id("stChatMessage")
+        expect(messages).to_have_count(4, timeout=ANSWER_TIMEOUT_MS)
+        for answer in (messages.nth(1), messages.nth(3)):
+            expect(answer).to_contain_text(english["sources"], timeout=ANSWER_TIMEOUT_MS)
+        expect(messages.nth(0)).to_contain_text(first)
+        expect(messages.nth(2)).to_contain_text(second)
+        expect(box).to_be_enabled()
+        # The last run redraws the page and clears what the interrupted runs left: wait for it.
+        expect(page.get_by_test_id("stStatusWidgetRunningIcon")).to_have_count(0, timeout=ANSWER_TIMEOUT_MS)
+        page.wait_for_timeout(500)
+        before = [messages.nth(n).inner_text() for n in range(4)]
+        assert "c=web-" in page.url
+
+        page.reload()
+        expect(messages).to_have_count(4, timeout=60_000)
+        after = [messages.nth(n).inner_text() for n in range(4)]
+    # Each question and answer as shown (an older turn's sources may be pruned with its checkpoints).
+    for shown, restored in zip(before, after, strict=True):
+        assert restored.split(english["sources"])[0].strip() == shown.split(english["sources"])[0].strip()
+    newest = [text.split(english["feedback_question"])[0].strip() for text in (after[3], before[3])]
+    assert newest[0] == newest[1]  # the newest answer: its sources too
+
+
+AXE = REPO_ROOT / "tests" / "e2e" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+@pytest.fixture
+def axe() -> Path:
+    """axe-core from the npm registry, pinned in tests/e2e/package.json (``make setup-dev``)."""
+    if not AXE.exists():
+        message = f"{AXE} is absent: run `npm ci --prefix tests/e2e` (make setup-dev)."
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return AXE
+
+
+def _serious_violations(page: Any, axe: Path) -> list[str]:
+    """axe-core's serious and critical WCAG 2.2 AA violations on the page as it is now."""
+    page.add_script_tag(path=str(axe))
+    violations = page.evaluate(
+        "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations",
+        AXE_RULES,
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[node['target'] for node in v['nodes']][:4]}"
+        for v in violations
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
+def test_the_visitor_page_in_japanese_on_a_phone_passes_axe(chromium: Path, axe: Path, app_url: str) -> None:
+    japanese = Labels("ja")
+    phone = {"viewport": PHONE, "locale": "ja-JP", "device_scale_factor": 2, "is_mobile": True}
+    with _browser_page(chromium, **phone) as page:
+        page.goto(app_url)
+        _ask(page, "宮殿の開館時間を教えてください。", 1, japanese["sources"]).get_by_test_id(
+            "stExpander"
+        ).first.click()
+        page.wait_for_timeout(500)
+        problems = _serious_violations(page, axe)
+        lang = page.evaluate("() => document.documentElement.lang")
+        announced = page.locator("#visitor-live[role=status][aria-live=polite]").text_content()
+        skip = page.get_by_test_id("stSkipToContent").text_content()
+        send = page.get_by_test_id("stChatInputSubmitButton").get_attribute("aria-label")
+        names = [m.get_attribute("aria-label") for m in page.get_by_test_id("stChatMessageContent").all()]
+    assert not problems, "\n".join(problems)
+    assert lang == "ja"
+    assert announced == japanese["answer_ready"]
+    assert (skip, send) == (japanese["skip_link"], japanese["send_message"])
+    assert names == [japanese["user_message"], japanese["assistant_message"]]
+
+
+def test_the_visitor_page_in_french_on_a_desktop_passes_axe(chromium: Path, axe: Path, app_url: str) -> None:
+    french = Labels("fr")
+    with _browser_page(chromium, viewport=DESKTOP, locale="fr-FR") as page:
+        page.goto(app_url)
+        _ask(page, "Quels sont les horaires d'ouverture du château ?", 1, french["sources"]).get_by_test_id(
+            "stExpander"
+        ).first.click()
+        page.wait_for_timeout(500)
+        problems = _serious_violations(page, axe)
+        lang = page.evaluate("() => document.documentElement.lang")
+    assert not problems, "\n".join(problems)
+    assert lang == "fr"
+
+
+def test_the_console_passes_axe(chromium: Path, axe: Path, app_url: str) -> None:
+    from playwright.sync_api import expect
+
+    with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
+        page.goto(f"{app_url}/console")
+        expect(page.get_by_text("Offline model: extractive answers")).to_be_visible(timeout=60_000)
+        answer = _ask(page, "How much is a ticket for the Palace?", 1)
+        answer.get_by_text("Trace inspector").click()
+        inspector = answer.get_by_test_id("stExpander").last
+        inspector.get_by_role("tab", name="Graph").click()
+        page.wait_for_timeout(1000)
+        problems = _serious_violations(page, axe)
+    assert not problems, "\n".join(problems)

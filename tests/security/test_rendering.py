@@ -81,3 +81,33 @@ def test_a_source_url_holding_markdown_stays_one_link_to_itself() -> None:
 
 def test_a_source_that_is_not_a_web_page_is_not_a_link() -> None:
     assert "<a " not in _source_html("data:text/html,x") + _source_html("data:text/html,x", operator=True)
+
+
+SITE = "https://www.chateauversailles.fr"
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        (f"如需更多信息，请访问官方网站 {SITE}。谢谢", "。谢谢"),
+        (f"詳しくは公式サイト {SITE}。", "。"),
+        (f"公式サイト（{SITE}）をご覧ください。", "）をご覧ください。"),
+        (f"Consultez le site officiel : {SITE}.", "."),
+        (f"Voir {SITE}, puis la billetterie.", ", puis la billetterie."),
+        (f"Please check the official website {SITE}!", "!"),
+        (f"«{SITE}»", "»"),
+    ],
+)
+def test_a_bare_url_links_without_the_punctuation_after_it(text: str, after: str) -> None:
+    for markdown in (safe_markdown(text), answer_markdown(_view(text, "A", SITE))):
+        html = _html(markdown)
+        assert re.findall(r'href="([^"]*)"', html) == [SITE], html
+        assert f">{SITE}</a>{after}" in html, html
+
+
+def test_a_url_with_brackets_or_accents_keeps_them() -> None:
+    wiki = "https://en.wikipedia.org/wiki/Versailles_(city)"
+    html = _html(safe_markdown(f"See ({wiki})."))
+    assert re.findall(r'href="([^"]*)"', html) == [wiki]
+    html = _html(safe_markdown("Voir https://fr.wikipedia.org/wiki/Château_de_Versailles !"))
+    assert re.findall(r'href="([^"]*)"', html) == ["https://fr.wikipedia.org/wiki/Ch%C3%A2teau_de_Versailles"]

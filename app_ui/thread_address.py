@@ -1,0 +1,73 @@
+"""The conversation's id in the page address, so a reload (or a bookmark) shows the same conversation.
+
+The id is a random 128-bit capability (``web-`` and 32 hex digits): whoever holds the address reads
+the conversation, nobody can guess one. An address carrying anything else, or an id with no stored
+turn, silently starts a new conversation: the page never says whether an id exists.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from agents.answer.model import Answer
+from agents.events import FinalAnswer
+from app_ui.presenters import Turn
+
+PARAMETER = "c"  # short: the address is shared and read aloud
+THREAD_ID = re.compile(r"web-[0-9a-f]{32}")
+MAX_RESTORED_TURNS = 50  # a page, not an archive: the older turns stay stored
+
+
+def valid_thread_id(value: object) -> str | None:
+    """``value`` when it has the shape of a visitor conversation id, else None."""
+    return value if isinstance(value, str) and THREAD_ID.fullmatch(value) else None
+
+
+def stored_turns(graph: Any, thread_id: str) -> list[Turn]:
+    """The thread's finished turns, oldest first, each with its answer and, where still stored,
+    its sources as first shown.
+
+    Each turn ends on a checkpoint with nothing left to run; its state then holds that turn's
+    typed ``reply`` (later turns overwrite it). Older checkpoints may be pruned (bounded
+    conversations): such a turn shows its answer's text from the messages, without sources.
+    """
+    config = {"configurable": {"thread_id": thread_id}}
+    latest = graph.get_state(config)
+    by_number = _turns_from_messages((latest.values or {}).get("messages", []))
+    typed: set[int] = set()
+    for snapshot in [latest, *graph.get_state_history(config)]:  # newest first
+        values = snapshot.values or {}
+        questions = [m for m in values.get("messages", []) if isinstance(m, HumanMessage)]
+        number = len(questions)
+        if snapshot.next or not questions or "reply" not in values or number in typed:
+            continue
+        typed.add(number)
+        by_number[number] = _turn(str(questions[-1].content), values)
+    numbers = sorted(by_number)[-MAX_RESTORED_TURNS:]
+    return [by_number[number] for number in numbers]
+
+
+def _turns_from_messages(messages: list[Any]) -> dict[int, Turn]:
+    """Each question with the last answer written after it (tool calls and results skipped)."""
+    turns: dict[int, Turn] = {}
+    number, question, answer = 0, "", ""
+    for message in [*messages, HumanMessage("")]:
+        if isinstance(message, HumanMessage):
+            if number and answer:
+                turns[number] = _turn(question, {"reply": Answer(text=answer)})
+            number, question, answer = number + 1, str(message.content), ""
+        elif isinstance(message, AIMessage) and not message.tool_calls and message.content:
+            answer = str(message.content)
+    return turns
+
+
+def _turn(question: str, values: dict[str, Any]) -> Turn:
+    reply = values.get("reply") or Answer()
+    turn = Turn(question)
+    turn.final = FinalAnswer(
+        answer=reply.text, language=values.get("language", ""), reply=reply, kind=reply.kind
+    )
+    return turn
