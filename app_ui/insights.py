@@ -63,7 +63,48 @@ def group_rows(groups: list[QuestionGroup]) -> list[dict[str, object]]:
     ]
 
 
-def render_gap(gap: QuestionGroup) -> None:
+def add_official(service: AgentService, question: str, values: dict[str, object]) -> str:
+    """Store the operator's official answer for ``question``; the sentence saying what was done."""
+    from agents.official.store import OfficialAnswer, OfficialAnswerError, add_official_answer
+
+    try:
+        answer = OfficialAnswer.model_validate({**values, "question": question})
+        stored = add_official_answer(
+            service.retriever.settings, service.retriever.embedder.embed_queries, answer
+        )
+    except (OfficialAnswerError, ValueError) as error:
+        return f"Not added: {error}"
+    return f"Added official answer {stored.id}: it is searched first from now on."
+
+
+def render_official_form(service: AgentService, gap: QuestionGroup) -> None:
+    """A form writing the official answer to a gap's question (one language; dates optional)."""
+    with (
+        st.popover("Write the official answer", icon=":material/verified:"),
+        st.form(key=f"official-{gap.id}", clear_on_submit=False),
+    ):
+        text = st.text_area("Answer", max_chars=4000)
+        source = st.text_input("Source (an http(s) link)")
+        language = st.text_input("Language (ISO code, e.g. fr)", max_chars=5)
+        start, end = st.columns(2)
+        valid_from = start.date_input("Valid from", value=None)
+        valid_until = end.date_input("Valid until", value=None)
+        if st.form_submit_button("Add"):
+            said = add_official(
+                service,
+                gap.label,
+                {
+                    "text": text,
+                    "source": source,
+                    "language": language.strip(),
+                    "valid_from": valid_from,
+                    "valid_until": valid_until,
+                },
+            )
+            (st.success if said.startswith("Added") else st.error)(escape(said))
+
+
+def render_gap(gap: QuestionGroup, service: AgentService | None = None) -> None:
     st.markdown(
         f"**{gap.id}. {escape(gap.label)}** · {gap.failing} failing of {gap.size} · "
         f"not found {gap.not_found:.0%}, partial {gap.partial:.0%}, not helpful {gap.not_helpful:.0%}"
@@ -76,6 +117,8 @@ def render_gap(gap: QuestionGroup) -> None:
         st.caption("Visitors said: " + "; ".join(escape(comment) for comment in gap.comments))
     if gap.pages:
         st.caption("Closest pages: " + "; ".join(escape(f"{p['title']} ({p['url']})") for p in gap.pages))
+    if service is not None:
+        render_official_form(service, gap)
 
 
 def render_stale(report: Insights) -> None:
@@ -131,6 +174,6 @@ def render_insights(service: AgentService | None) -> None:
         st.dataframe(group_rows(report.groups), hide_index=True)
         st.markdown("**Content gaps** (most often not found, partial or not helpful)")
         for gap in report.gaps:
-            render_gap(gap)
+            render_gap(gap, service)
         render_stale(report)
         st.caption("Export: `python -m agents insights --csv DIR` (same database).")

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from agents.official.store import OfficialAnswer, OfficialAnswerError, OfficialAnswers
+from agents.official.store import OfficialAnswer, OfficialAnswerError, OfficialAnswers, add_official_answer
 from rag.config import RagSettings
 
 
@@ -41,29 +41,27 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:
 def run_official(args: argparse.Namespace, console: Console, errors: Console) -> int:
     settings = RagSettings(index_dir=Path(args.index)) if args.index else RagSettings()
     try:
-        store = OfficialAnswers.open(settings)
         if args.action == "add":
             from rag.embeddings import build_embedder
 
-            text, source = " ".join(args.text.split()), args.source.strip()
-            if not text or not source.startswith(("http://", "https://")):
-                raise OfficialAnswerError("Give the answer's --text and its --source as an http(s) link.")
-            answer = OfficialAnswer(
-                text=text,
-                source=source,
-                language=args.language,
-                question=args.question.strip(),
-                valid_from=args.valid_from,
-                valid_until=args.valid_until,
+            answer = add_official_answer(
+                settings,
+                build_embedder(settings).embed_queries,
+                OfficialAnswer(
+                    text=args.text,
+                    source=args.source,
+                    language=args.language,
+                    question=args.question,
+                    valid_from=args.valid_from,
+                    valid_until=args.valid_until,
+                ),
             )
-            vector = build_embedder(settings).embed_queries([answer.question or answer.text])[0]
-            store.add(answer, vector)
             console.print(f"Added official answer {answer.id}")
         elif args.action == "list":
-            for answer in store.all():
+            for answer in OfficialAnswers.open(settings).all():
                 print(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False))
         else:
-            store.remove(args.id)
+            OfficialAnswers.open(settings).remove(args.id)
             console.print(f"Removed official answer {escape(args.id)}")
     except OfficialAnswerError as error:
         errors.print(f"[red]error:[/] {escape(str(error))}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
@@ -120,3 +121,17 @@ class OfficialAnswers:
                 strict=True,
             )
         ]
+
+
+def add_official_answer(
+    settings: RagSettings,
+    embed_queries: Callable[[Sequence[str]], np.ndarray],
+    answer: OfficialAnswer,
+) -> OfficialAnswer:
+    """Check and store ``answer`` (the command line and the console both add through here)."""
+    text, source = " ".join(answer.text.split()), answer.source.strip()
+    if not text or not source.startswith(("http://", "https://")):
+        raise OfficialAnswerError("Give the answer's text and its source as an http(s) link.")
+    checked = answer.model_copy(update={"text": text, "source": source, "question": answer.question.strip()})
+    vector = embed_queries([checked.question or checked.text])[0]
+    return OfficialAnswers.open(settings).add(checked, vector)

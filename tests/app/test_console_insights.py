@@ -37,3 +37,36 @@ def test_the_console_shows_groups_and_gaps_with_visitor_text_escaped(
     for markup in (r"!\[pixel", r"\[win\]\(", r"<img"):  # unescaped: an image, a link, HTML
         assert not re.search(r"(?<!\\)" + markup, shown), markup
     assert "!\\[pixel\\](https://evil.example/p.png) \\<img" in shown  # shown as the visitor typed it
+
+
+def test_an_official_answer_written_from_a_gap_is_stored_for_its_question(
+    indexed: Path, local_console: None
+) -> None:
+    """The operator answers a content gap from the console: stored with the gap's question, and a
+    source that is not an http(s) link is refused in one sentence, storing nothing."""
+    from agents.official.store import OfficialAnswers
+    from rag.config import RagSettings
+
+    log = QuestionLog.for_settings(AgentSettings(_env_file=None))
+    log.record_many(
+        [LoggedQuestion(question="Can I rent a rowing boat?", language="en", kind="not_found", id=f"b{n}")
+         for n in range(2)]
+    )  # fmt: skip
+    at = open_console()
+    at.button(key="insights-show").click().run()
+
+    at.text_area[0].set_value("Rowing boats are rented on the Grand Canal from April to October.")
+    fields = {field.label: field for field in at.text_input}
+    fields["Source (an http(s) link)"].set_value("javascript:alert(1)")
+    fields["Language (ISO code, e.g. fr)"].set_value("en")
+    at.button[[b.label for b in at.button].index("Add")].click().run()
+    assert any("Not added" in str(e.value) for e in at.error)
+    assert OfficialAnswers.open(RagSettings()).all() == []
+
+    fields = {field.label: field for field in at.text_input}
+    fields["Source (an http(s) link)"].set_value("https://www.chateauversailles.fr/boats")
+    at.button[[b.label for b in at.button].index("Add")].click().run()
+
+    assert not at.exception, at.exception
+    [stored] = OfficialAnswers.open(RagSettings()).all()
+    assert stored.question == "Can I rent a rowing boat?" and stored.source.endswith("/boats")
