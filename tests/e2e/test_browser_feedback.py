@@ -41,7 +41,7 @@ def test_feedback_from_the_visitor_page_reaches_the_insights(
         comment = page.get_by_label(german["feedback_comment"])
         comment.fill("Der Preis für Kinder fehlt.")
         comment.press("Enter")
-        page.get_by_role("button", name=german["feedback_send"]).click()
+        page.get_by_role("button", name=german["feedback_send"], exact=True).click()
         expect(page.get_by_text(german["feedback_thanks"])).to_be_visible(timeout=20_000)
         page.screenshot(path=shots / "visitor-feedback-de.png")
 
