@@ -149,8 +149,14 @@ def test_turns_beyond_the_pool_are_refused_in_a_sentence_not_starved(
     ]
     for holder in holders:
         holder.start()
-    while len(service.turn_locks.local) < 2:
-        threading.Event().wait(0.01)
+    pool = service.turn_locks.shared.pool  # type: ignore[union-attr]
+
+    def lent() -> int:
+        stats = pool.get_stats()
+        return int(stats.get("pool_size", 0) - stats.get("pool_available", 0))
+
+    while lent() < 2:
+        threading.Event().wait(0.01)  # both turns hold their lock connection: the pool is all lent
 
     refused = service.ask("Q", "visitor-3")
     for holder in holders:
