@@ -6,6 +6,7 @@ import argparse
 import csv
 import json
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,84 +54,58 @@ def cell(value: Any) -> Any:
     return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
+def _write_rows(path: Path, header: list[str], rows: Iterable[list[object]]) -> Path:
+    """One CSV file, every cell made safe for a spreadsheet."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(list(map(cell, row)) for row in rows)
+    return path
+
+
 def write_csv(folder: Path, turns: list[LoggedQuestion], report: Insights) -> list[Path]:
     """questions.csv (one row per logged turn, with its group) and groups.csv (one per group)."""
     folder.mkdir(parents=True, exist_ok=True)
-    group_of = {
-        text: group.id for group in report.groups for texts in group.examples.values() for text in texts
-    }
-    for group in report.groups:  # examples are capped: map every wording through the label too
-        group_of.setdefault(group.label, group.id)
-    questions = folder / "questions.csv"
-    with questions.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(
+    questions = _write_rows(
+        folder / "questions.csv",
+        ["time", "question", "language", "kind", "feedback", "comment", "missing", "sources", "model",
+         "latency_ms", "group"],
+        (
             [
-                "time",
-                "question",
-                "language",
-                "kind",
-                "feedback",
-                "comment",
-                "missing",
-                "sources",
-                "model",
-                "latency_ms",
-                "group",
+                datetime.fromtimestamp(turn.asked_at, UTC).isoformat(timespec="seconds"),
+                turn.question,
+                turn.language,
+                turn.kind,
+                turn.feedback or "",
+                turn.comment or "",
+                " | ".join(turn.missing),
+                " ".join(source.get("url", "") for source in turn.sources),
+                turn.model,
+                turn.latency_ms,
+                report.group_of.get(turn.question, ""),
             ]
-        )
-        for turn in turns:
-            writer.writerow(
-                map(
-                    cell,
-                    [
-                        datetime.fromtimestamp(turn.asked_at, UTC).isoformat(timespec="seconds"),
-                        turn.question,
-                        turn.language,
-                        turn.kind,
-                        turn.feedback or "",
-                        turn.comment or "",
-                        " | ".join(turn.missing),
-                        " ".join(source.get("url", "") for source in turn.sources),
-                        turn.model,
-                        turn.latency_ms,
-                        report.group_of.get(turn.question, ""),
-                    ],
-                )
-            )
-    groups = folder / "groups.csv"
-    with groups.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(
+            for turn in turns
+        ),
+    )  # fmt: skip
+    groups = _write_rows(
+        folder / "groups.csv",
+        ["group", "label", "size", "languages", "answered", "partial", "not_found", "not_helpful",
+         "missing"],
+        (
             [
-                "group",
-                "label",
-                "size",
-                "languages",
-                "answered",
-                "partial",
-                "not_found",
-                "not_helpful",
-                "missing",
+                group.id,
+                group.label,
+                group.size,
+                " ".join(f"{lang}:{n}" for lang, n in group.languages.items()),
+                group.answered,
+                group.partial,
+                group.not_found,
+                group.not_helpful,
+                " | ".join(group.missing),
             ]
-        )
-        for group in report.groups:
-            writer.writerow(
-                map(
-                    cell,
-                    [
-                        group.id,
-                        group.label,
-                        group.size,
-                        " ".join(f"{lang}:{n}" for lang, n in group.languages.items()),
-                        group.answered,
-                        group.partial,
-                        group.not_found,
-                        group.not_helpful,
-                        " | ".join(group.missing),
-                    ],
-                )
-            )
+            for group in report.groups
+        ),
+    )  # fmt: skip
     return [questions, groups]
 
 
