@@ -3,6 +3,8 @@
 Usage: python -m benchmarks.reading_quality [--sets DIR] [--show-misses]
 Reads every turn of data/eval/conversations.jsonl (each conversation in order) and every question of
 data/eval/tool_paraphrases.jsonl with ``agents.reading`` and the multilingual-e5-small embedder,
+as well as every first question of the shared development set and data/eval/scope.jsonl (a fact,
+multi-part or out-of-scope question must call no tool, a weather or travel question its tool),
 routes it as the offline model does (``agents.offline.router.calls_for``), and scores the tools
 chosen, the slots passed and the reply language for both halves. The answers themselves are scored
 by benchmarks/conversation_quality.py, which plays the turns through the service (minutes, not
@@ -21,7 +23,7 @@ from agents.offline.router import calls_for, small_talk
 from agents.reading.intent import IntentIndex, default_embedder, intent_index
 from agents.reading.read import read_turn
 from agents.reading.request import TurnRequest
-from benchmarks._common import ROOT, half_of
+from benchmarks._common import QUESTIONS, ROOT, half_of
 from benchmarks._turns import slot_matches
 from rag.evaluate import read_jsonl
 
@@ -29,6 +31,9 @@ TOOLS = {"search_knowledge_base", "get_weather", "get_travel_info"}
 SLOTS = {"origin": ("get_travel_info", "origin"), "mode": ("get_travel_info", "mode"),
          "date_word": ("get_weather", "date"), "place": ("get_weather", "place")}  # fmt: skip
 ELLIPSES = ("ellipsis_kb", "ellipsis_weather", "ellipsis_travel", "from_there")
+# a mixed question's tools vary
+QUESTION_TOOLS = {"fact": [], "multi": [], "out_of_scope": [], "tool_weather": ["get_weather"],
+                  "tool_travel": ["get_travel_info"]}  # fmt: skip
 
 
 def score(turn: dict[str, Any], request: TurnRequest, today: dt.date) -> dict[str, Any]:
@@ -72,6 +77,14 @@ def read_sets(sets: Path, index: IntentIndex, today: dt.date) -> list[dict[str, 
         request = read_turn(question["question"], None, None, index)
         rows.append({"id": question["id"], "set": "paraphrase", "kind": f"paraphrase:{question['type']}",
                      "text": question["question"], **score(turn, request, today)})  # fmt: skip
+    for question in [*read_jsonl(QUESTIONS), *read_jsonl(sets / "scope.jsonl")]:
+        if (expected := QUESTION_TOOLS.get(question["type"])) is None:
+            continue
+        forbid = [t for t in ("get_weather", "get_travel_info") if t not in expected]
+        request = read_turn(question["question"], None, None, index)
+        expectation = {"expect_tools": expected, "forbid_tools": forbid}
+        rows.append({"id": question["id"], "set": "question", "kind": f"question:{question['type']}",
+                     "text": question["question"], **score(expectation, request, today)})  # fmt: skip
     return rows
 
 
@@ -81,6 +94,7 @@ def headline(rows: list[dict[str, Any]]) -> dict[str, tuple[list[dict[str, Any]]
         "topic_switch tools": ([r for r in rows if r["kind"] == "topic_switch"], "tools_ok"),
         "ellipses all right": ([r for r in rows if r["kind"] in ELLIPSES], "turn_ok"),
         "paraphrases tools": ([r for r in rows if r["set"] == "paraphrase"], "tools_ok"),
+        "first questions tools": ([r for r in rows if r["set"] == "question"], "tools_ok"),
         "reply language": ([r for r in rows if r["set"] == "conversation"], "language_ok"),
         "unsupported in English": ([r for r in rows if r["kind"] == "unsupported_language"], "language_ok"),
     }

@@ -60,10 +60,13 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
 
 def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
     """``get_visit_calendar`` for the day the turn names, when it asks about opening, closing, free
-    entry or a price (a follow-up such as "and on Monday?" asks what its subject asked)."""
-    if "get_visit_calendar" not in tools or not asks_calendar(request.question):
+    entry or a price (a follow-up such as "and on Monday?" asks what its subject asked). Only the
+    parts for the knowledge base count: "how many degrees on Sunday?" asks the weather, not a price,
+    and a day named in a weather part is the forecast's."""
+    asked = "knowledge_base" in request.topics and asks_calendar(request.question)
+    if "get_visit_calendar" not in tools or not asked:
         return []
-    day = slots.date_phrase_in(request.message) or slots.date_phrase_in(request.question)
+    day = slots.date_phrase_in(request.question)
     if day is None:
         return []
     return [

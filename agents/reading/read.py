@@ -25,6 +25,10 @@ from rag.lexicon.scripts import UNSPACED_CHARACTER
 from rag.lexicon.transport import MODE_WORDS
 
 PLACE_BONUS = 0.02  # a part naming where a journey could start leans that much towards travel
+# A part that names none of a tool's own slots (for travel: a mode, "from <place>", "from there";
+# for the weather: a day) must beat the knowledge base by this much more: a museum's opera house,
+# "the four seasons" or "the estate of Versailles" are topics of the knowledge base, not requests.
+UNMARKED_PENALTY = 0.03
 FRAGMENT_WORDS = 5  # a turn this short, with at most two topic words, may be a follow-up
 OPENED_FRAGMENT_WORDS = 8  # the same opening with "and" or "what about"
 FRAGMENT_TOPIC_WORDS = 2
@@ -42,10 +46,7 @@ def read_turn(
     reply = read_language(message, conversation_language or (previous.language if previous else None))
     language = reply.code
     parts = question_parts(message, language) or [message]
-    scores = [
-        s.plus("travel", PLACE_BONUS) if slots.origin_in(part, language) else s
-        for part, s in zip(parts, index.score(parts), strict=True)
-    ]
+    scores = [_weighed(part, s, language) for part, s in zip(parts, index.score(parts), strict=True)]
     topics = [topic for topic in TOPICS if any(s.best == topic for s in scores)] or ["knowledge_base"]
     said = _said(message, parts, scores, language)
     asked = [p for p, s in zip(parts, scores, strict=True) if s.best == "knowledge_base"]
@@ -78,6 +79,19 @@ def read_conversation(
     for message in messages:
         request = read_turn(message, request, request.language if request else language, index)
     return request or read_turn("", None, language, index)
+
+
+def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
+    """The part's scores with its slots weighed in: a place it names leans towards travel; a tool
+    none of whose own slots it names leans away from that tool."""
+    if slots.origin_in(part, language):
+        scores = scores.plus("travel", PLACE_BONUS)
+    routed = slots.mode_in(part) or slots.marked_origin_in(part, language)
+    if not (routed or slots.deictic_origin_in(part, language)):
+        scores = scores.plus("travel", -UNMARKED_PENALTY)
+    if not slots.day_in(part):
+        scores = scores.plus("weather", -UNMARKED_PENALTY)
+    return scores
 
 
 def _said(message: str, parts: list[str], scores: list[TopicScores], language: str) -> Said:

@@ -78,6 +78,12 @@ class PlaceMention:
         return self.place.rank == 0 and self.place.kind == "landmark"
 
     @property
+    def is_bare_town_of_versailles(self) -> bool:
+        """The town named "Versailles" alone: after "de", "von" or "di" it names the estate ("le parc de
+        Versailles"), not where a journey starts ("centre-ville de Versailles" does)."""
+        return self.is_versailles and self.place.kind == "town" and len(self.spelling.split()) == 1
+
+    @property
     def far(self) -> bool:
         """Another known place than Versailles and Paris as a whole (a museum, a town)."""
         return self.place.rank > 1
@@ -232,8 +238,10 @@ def marked_origin_in(text: str, language: str) -> str | None:
     """A place named after an origin marker ("from Orly", "depuis la gare de Lyon", "パリから", "从巴黎")."""
     query, markers = normalise(text), lexicon("origin_markers", language)
     for mention in places_in(text):
-        if not mention.is_palace and (
-            _after_marker(query, mention.start, markers) or _cjk_marked(text, mention.spelling, markers)
+        if (
+            not mention.is_palace
+            and not mention.is_bare_town_of_versailles
+            and (_after_marker(query, mention.start, markers) or _cjk_marked(text, mention.spelling, markers))
         ):
             return mention.spelling
     return None

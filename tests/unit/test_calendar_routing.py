@@ -65,3 +65,18 @@ def test_a_follow_up_naming_only_a_day_asks_what_its_subject_asked(index: Intent
 def test_without_the_tool_nothing_changes(index: IntentIndex) -> None:
     request = read_turn("Le château est-il ouvert lundi prochain ?", None, None, index)
     assert calendar_args(calls_for(request, TOOLS - {"get_visit_calendar"})) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Combien de degrés fera-t-il mardi matin ?",
+        "Will it be stormy on Friday? I heard the gardens close when the wind is strong, is that so?",
+        "¿Cuántos grados hará el domingo por la tarde?",
+    ],
+)
+def test_a_day_of_a_weather_part_does_not_call_the_calendar(message: str, index: IntentIndex) -> None:
+    """The day belongs to the forecast: "how many" in a weather part asks no price, and a part for
+    the knowledge base that names no day asks the calendar nothing."""
+    request = read_turn(message, None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == []

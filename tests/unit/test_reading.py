@@ -389,3 +389,23 @@ def test_a_turn_clearly_in_another_language_switches(language: str) -> None:
     other = "de" if language != "de" else "fr"
 
     assert read_language(VISIT[language], other).code == language
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Combien de spectateurs peut accueillir l'Opéra royal ?",
+        "Who painted the ceiling of the Royal Opera?",
+        "¿Cuántos árboles hay en el parque de Versalles?",
+        "Wie viele Statuen stehen im Park von Versailles?",
+        "Chi ha scolpito la fontana delle Quattro Stagioni?",
+        "Quem decorou a Ópera Real do palácio?",
+    ],
+)
+def test_a_question_naming_no_route_and_no_day_stays_with_the_knowledge_base(
+    index: IntentIndex, text: str
+) -> None:
+    """A place of the estate sharing a name with a journey's start (the Opéra), "de Versailles",
+    or "the four seasons" do not make a route or a forecast of a question about the visit."""
+    assert _tools(read_turn(text, None, None, index)) == {"search_knowledge_base"}
