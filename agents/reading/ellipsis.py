@@ -77,7 +77,8 @@ def previous_place(previous: TurnRequest) -> str | None:
 
 def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> TurnRequest:
     """``own`` completed from ``previous``: its topics when it names none clearly, and each slot it
-    leaves unsaid; the knowledge base searched with the previous subject and the new words."""
+    leaves unsaid; the knowledge base searched with the previous subject and the new words, when the
+    previous turn asked the knowledge base."""
     inherited: list[str] = []
     topics: list[Topic] = list(own.topics)
     if form.slot_only or (form.fragment and not form.own_topic_clear) or _topic_unsaid(own, said, form):
@@ -89,20 +90,19 @@ def inherit(own: TurnRequest, previous: TurnRequest, said: Said, form: Form) -> 
         topics.append("travel")
     weather = _weather(said, previous, inherited) if "weather" in topics else None
     travel = _travel(own, said, previous, inherited) if "travel" in topics else None
-    replaced = subject_replaced(previous.knowledge_base.subject, own.message, own.language)
-    subject = replaced or previous.knowledge_base.subject
-    search = replaced or follow_up_query(own.message, subject)
-    inherited.append("subject")
+    knowledge_base = own.knowledge_base
+    if "knowledge_base" in previous.topics:  # a forecast or a route is no subject to search with
+        replaced = subject_replaced(previous.knowledge_base.subject, own.message, own.language)
+        subject = replaced or previous.knowledge_base.subject
+        search = replaced or follow_up_query(own.message, subject)
+        knowledge_base = KnowledgeBaseSlots(subject=subject, search=search, queries=[search])
+        inherited.append("subject")
     return own.model_copy(
         update={
             "topics": topics,
             "weather": weather,
             "travel": travel,
-            "knowledge_base": KnowledgeBaseSlots(
-                subject=subject,
-                search=search,
-                queries=[search],
-            ),
+            "knowledge_base": knowledge_base,
             "elliptical": True,
             "inherited": inherited,
         }

@@ -265,6 +265,30 @@ def test_a_follow_up_naming_a_subject_of_another_kind_keeps_the_subject_beside_i
     assert request.question == "Et pour un étudiant ? (Combien coûte le billet du château)"
 
 
+@pytest.mark.parametrize(
+    ("topics", "slots_"),
+    [
+        (["weather"], {"weather": WeatherSlots(day="samedi")}),
+        (["travel"], {"travel": TravelSlots(origin="Lyon")}),
+    ],
+)
+def test_a_follow_up_of_a_tool_turn_searches_its_own_words_not_the_tool_question(
+    topics: list[Any], slots_: dict[str, Any]
+) -> None:
+    """A forecast or a route is no subject: a short question for the knowledge base after one is
+    searched as it stands, not completed with the weather or travel question."""
+    asked = "Quel temps fera-t-il samedi ?"
+    previous = TurnRequest(
+        message=asked, topics=topics, knowledge_base=KnowledgeBaseSlots(subject=asked, search=asked), **slots_
+    )
+    own = _read("À quelle heure ouvre le château ?")
+
+    request = inherit(own, previous, Said(), Form(slot_only=False, fragment=True, own_topic_clear=False))
+
+    assert request.knowledge_base.queries == [] and request.question == "À quelle heure ouvre le château ?"
+    assert "subject" not in request.inherited
+
+
 def test_a_fragment_read_as_a_tool_naming_no_slot_of_it_but_a_term_of_the_visit_is_a_follow_up() -> None:
     """e5 may put a two-word "and reduced?" closer to the weather than to prices: with no day or place
     named and a rate named, it is a follow-up of the previous question, not a forecast request."""
