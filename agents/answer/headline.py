@@ -9,6 +9,8 @@ model's ``agents.offline.RankedPart``) gets a headline from it.
   data/glossary/concept_roles.toml);
 - the sentence (with its label, its passage's headings and the sentence before it) names every
   topic the part names (a part naming none, "on which days is it closed?", takes the question's);
+- opening hours are shown as ranges ("9:00–18:30"), a single time only when one moment is asked
+  (when it opens or closes, the last admission);
 - the sentence's label and headings name no rate for some visitors only that the part does not
   ask ("Reduced rates": its prices are not the asked ticket's);
 - a value is kept only when its clause is about no place, offer or group of visitors the part
@@ -90,6 +92,8 @@ def headline(part: RankedPart, question: str, pool: Sequence[Candidate], languag
         for kind in kinds:
             if values := _stated(kind, candidate):
                 kept = answering(needs, asked, kind, values, candidate, pool)
+                if kind == "hours" and _asks_spans(named):  # "9:00" alone is half of opening hours
+                    kept = [v for v in kept if len(v.key) > 1 and v.key[1] is not None]
                 if (
                     kept
                     and _most_on_topic(words, kind, candidate, pool)
@@ -107,6 +111,13 @@ def asked_kinds(part: RankedPart, named: Sequence[Concept]) -> list[str]:
     kinds = {k.name for k in part.kinds} | {"closed"}
     asked = [k for k in KINDS if k in kinds and (k not in asked_by or names & set(asked_by[k]))]
     return [k for k in asked if k != "date" or "hours" not in asked]  # "when does it open?" asks a time
+
+
+def _asks_spans(named: Sequence[Concept]) -> bool:
+    """Whether the part asks for opening hours (from one time to another) rather than one moment
+    (when it opens, closes, or last admits): only a time range then answers it."""
+    names = {concept_name(c) for c in named}
+    return "opening hours" in names and not names & {"open", "closing time", "last admission"}
 
 
 def answering(

@@ -210,3 +210,22 @@ def test_every_concept_role_names_a_glossary_concept() -> None:
     listed = [name for kind in kinds for name in roles()[kind]]
     listed += [name for names_of_kind in roles()["asked_by"].values() for name in names_of_kind]
     assert set(listed) <= names
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "shown"),
+    [
+        ("Quels sont les horaires d'ouverture du château ?", "fr", False),
+        ("What are the palace's opening hours?", "en", False),
+        ("Wie sind die Öffnungszeiten des Schlosses?", "de", False),
+        ("À quelle heure ouvre le château ?", "fr", True),
+        ("What time does the palace open?", "en", True),
+    ],
+)
+def test_opening_hours_are_headed_by_a_range_a_single_time_only_answers_one_moment(
+    question: str, language: str, shown: bool
+) -> None:
+    """ "9:00" is half of the opening hours: it heads an answer only to when the palace opens."""
+    answer = _answer(question, ["Le château ouvre ses portes à 9h pour les visiteurs individuels."], language)
+
+    assert bool(_headlines(answer)) is shown
