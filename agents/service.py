@@ -66,7 +66,7 @@ def cited_evidence(reply: Answer) -> list[dict[str, Any]]:
             "cited_as": citation.number,
             "title": passage.title,
             "headings": passage.headings,
-            "url": passage.source,
+            "url": passage.page,
             "text": passage.text,
             "chunk_id": passage.chunk_id,
         }
@@ -204,7 +204,7 @@ class AgentService:
             language=values.get("language", ""),
             tools=tools_called(trace),
             citations=[citation.number for citation in reply.citations],
-            sources=[{"number": c.number, "title": c.title, "url": c.source} for c in reply.citations],
+            sources=[{"number": c.number, "title": c.title, "url": c.page} for c in reply.citations],
             abstained=reply.abstained,
             kind=reply.kind,
             model_calls=values.get("model_calls", 0),

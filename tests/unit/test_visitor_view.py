@@ -114,3 +114,23 @@ def test_a_declined_answer_lists_its_passages_as_related_pages_not_as_sources() 
     assert declined.related and not answered.related
     assert Labels("fr")["related"] != Labels("fr")["sources"]
     assert all(Labels(code)["related"] != Labels("en")["related"] for code in ui_languages() if code != "en")
+
+
+@pytest.mark.parametrize(
+    ("official", "shown"),
+    [
+        ("https://www.chateauversailles.fr/preparer-ma-visite/billets-tarifs", True),
+        ("javascript:alert(1)", False),  # only http(s) links, as everywhere
+    ],
+)
+def test_a_guide_with_an_official_page_links_to_it_and_keeps_its_path_for_the_operator(
+    official: str, shown: bool
+) -> None:
+    guide = _passage(1, "plan-your-visit/tickets-and-prices.en.md", "Tickets and prices")
+    guide.url = official
+
+    view = visitor_answer(compose_answer("The passport costs 32 euros [1].", [guide]).answer)
+
+    assert view.sources[0].url == (official if shown else None)
+    assert view.sources[0].site == ("chateauversailles.fr" if shown else "")
+    assert view.sources[0].location == "plan-your-visit/tickets-and-prices.en.md"
