@@ -60,7 +60,7 @@ def _open_conversation() -> None:
     start_session()
     wanted = valid_thread_id(st.query_params.get(PARAMETER))
     if wanted is not None:
-        with st.spinner(Labels(ui_language(st.context.locale))["loading"]):
+        with st.spinner(Labels(ui_language(st.context.locale), st.context.locale)["loading"]):
             from app_ui.conversation import load_service
 
             service, _ = load_service()

@@ -147,6 +147,20 @@ def test_the_browser_language_is_used_before_any_question(
     assert at.button(key="example-0").label == Labels("de")["examples"][0]
 
 
+def test_a_brazilian_browser_reads_brazilian_labels_and_keeps_portuguese_as_the_language(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import streamlit as st
+
+    monkeypatch.setattr(type(st.context), "locale", property(lambda self: "pt-BR"))
+
+    at = start_app()
+
+    assert at.chat_input[0].placeholder == "Pergunte sobre sua visita" != Labels("pt")["placeholder"]
+    assert at.button(key="example-2").label == "Como chego a Versalhes de trem saindo de Paris?"
+    assert at.title[0].value == Labels("pt")["title"]  # the same word in both: from the [pt] table
+
+
 def test_an_example_question_is_asked_when_clicked(indexed: Path) -> None:
     at = start_app()
 
