@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage, HumanMessage
 
+from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
 from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
@@ -219,6 +220,7 @@ class AgentService:
                 if passage.number is not None
             },
             reply=reply,
+            follow_ups=suggest_follow_ups(reply, values.get("language", ""), tools_called(trace)),
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
         )
