@@ -3,9 +3,9 @@
 The topics, their questions in the nine reply languages and the signals that mark an answer as
 being about one live in ``data/follow_ups.toml``: a topic is answered when a cited passage was
 indexed from an address holding one of its signals (``plan-your-visit/opening-hours.en.md``,
-``…/billets-tarifs``) or when one of its tools answered (directions). The suggestions are the related topics of the topics answered, in the order
-the table gives them, never a topic already answered. A declined answer, or one about no
-known topic (a greeting, the weather), gets none: suggestions follow only an answer that was given.
+``…/billets-tarifs``) or when one of its tools answered (directions). The suggestions are the
+related topics of the topics answered, the first cited first, never a topic already answered. A
+declined answer, or one about no known topic (a greeting, the weather), gets none.
 """
 
 from __future__ import annotations
