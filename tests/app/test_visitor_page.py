@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
 from agents.service import MAX_QUESTION_CHARS, AgentService
-from app_ui.presenters import Turn
 from app_ui.labels import Labels
+from app_ui.presenters import Turn
 from rag.indexer import index_corpus
 from tests.app.conftest import APP, start_app
 from tests.conftest import HashingEmbedder, make_settings
