@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rag.config import DEFAULT_CORPUS
-from rag.front_matter import split_front_matter
+from rag.front_matter import FrontMatter, split_front_matter
 from rag.loaders import load_sources
 
 URL = "https://www.chateauversailles.fr/preparer-ma-visite/billets-tarifs"
@@ -29,7 +29,7 @@ def test_a_guide_without_front_matter_is_unchanged() -> None:
 def test_a_rule_at_the_top_is_not_front_matter() -> None:
     text = "---\n\n# Tickets\n\nText.\n"
 
-    assert split_front_matter(text) == split_front_matter(text).__class__("", text, None)
+    assert split_front_matter(text) == FrontMatter("", text, None)
 
 
 @pytest.mark.parametrize(
