@@ -91,6 +91,7 @@ class FinalAnswer(BaseModel):
     evidence: list[dict[str, Any]] = Field(default_factory=list)  # the cited passages: number, text, url
     passage_numbers: dict[str, int] = Field(default_factory=dict)  # chunk id -> evidence number, all passages
     reply: Answer = Field(default_factory=Answer)  # the typed answer: text, kind, numbered citations
+    follow_ups: list[str] = Field(default_factory=list)  # questions to suggest next, in the reply language
     input_tokens: int | None = None  # None: the provider reported no usage
     output_tokens: int | None = None
     turn_id: str = ""  # the turn's row in the questions log (feedback refers to it); empty when not logged

@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage, HumanMessage
 
+from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
 from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
@@ -66,7 +67,7 @@ def cited_evidence(reply: Answer) -> list[dict[str, Any]]:
             "cited_as": citation.number,
             "title": passage.title,
             "headings": passage.headings,
-            "url": passage.source,
+            "url": passage.page,
             "text": passage.text,
             "chunk_id": passage.chunk_id,
         }
@@ -204,7 +205,7 @@ class AgentService:
             language=values.get("language", ""),
             tools=tools_called(trace),
             citations=[citation.number for citation in reply.citations],
-            sources=[{"number": c.number, "title": c.title, "url": c.source} for c in reply.citations],
+            sources=[{"number": c.number, "title": c.title, "url": c.page} for c in reply.citations],
             abstained=reply.abstained,
             kind=reply.kind,
             model_calls=values.get("model_calls", 0),
@@ -219,6 +220,7 @@ class AgentService:
                 if passage.number is not None
             },
             reply=reply,
+            follow_ups=suggest_follow_ups(reply, values.get("language", ""), tools_called(trace)),
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
         )

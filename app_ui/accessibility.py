@@ -86,7 +86,7 @@ SCRIPT = """<script>
 def page_accessibility(labels: Labels, answered: int) -> None:
     """The page's language, accessible names and announcements; ``answered``: answers shown."""
     settings = {
-        "lang": labels.language,
+        "lang": labels.locale,
         "skip": str(labels["skip_link"]),
         "send": str(labels["send_message"]),
         "assistant": str(labels["assistant_message"]),

@@ -34,7 +34,8 @@ def checked_dates(index_dir: str, collection: str) -> dict[str, float]:
 
 
 def long_date(day: date, labels: Labels) -> str:
-    return format_date(day, format="long", locale=BABEL_LOCALES.get(labels.language, labels.language))
+    locale = BABEL_LOCALES.get(labels.locale, labels.locale.replace("-", "_"))  # pt-BR -> pt_BR
+    return format_date(day, format="long", locale=locale)
 
 
 def checked_on(moment: float, labels: Labels) -> str:

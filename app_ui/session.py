@@ -38,7 +38,7 @@ def page_labels(question: str | None = None) -> Labels:
     """The visitor's language: the question being asked, else the last one, else the browser's."""
     if question and question.strip():
         st.session_state.language = reply_language(question, st.session_state.get("language"))
-    return Labels(ui_language(st.context.locale, st.session_state.get("language")))
+    return Labels(ui_language(st.context.locale, st.session_state.get("language")), st.context.locale)
 
 
 def ask_example(question: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
 from app_ui.presenters import Turn
@@ -67,7 +68,12 @@ def _turns_from_messages(messages: list[Any]) -> dict[int, Turn]:
 def _turn(question: str, values: dict[str, Any]) -> Turn:
     reply = values.get("reply") or Answer()
     turn = Turn(question)
+    language = values.get("language", "")
     turn.final = FinalAnswer(
-        answer=reply.text, language=values.get("language", ""), reply=reply, kind=reply.kind
+        answer=reply.text,
+        language=language,
+        reply=reply,
+        kind=reply.kind,
+        follow_ups=suggest_follow_ups(reply, language),  # the last turn shows them after a reload too
     )
     return turn

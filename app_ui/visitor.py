@@ -34,6 +34,22 @@ def _render_examples(examples: list[str]) -> None:
         )
 
 
+def _render_follow_ups(turn: Turn, labels: Labels) -> None:
+    """The questions suggested after the last answer: a click asks one as if it were typed."""
+    suggestions = turn.final.follow_ups if turn.final is not None and turn.error is None else []
+    if not suggestions:
+        return
+    st.markdown(escape(labels["follow_ups"]))
+    for number, question in enumerate(suggestions):
+        st.button(
+            question,
+            key=f"follow-up-{number}",
+            on_click=_queue_question,
+            args=(question,),
+            icon=":material/subdirectory_arrow_right:",
+        )
+
+
 def _questions() -> QuestionQueue:
     if "questions" not in st.session_state:
         st.session_state.questions = QuestionQueue()
@@ -60,7 +76,7 @@ def _open_conversation() -> None:
     start_session()
     wanted = valid_thread_id(st.query_params.get(PARAMETER))
     if wanted is not None:
-        with st.spinner(Labels(ui_language(st.context.locale))["loading"]):
+        with st.spinner(Labels(ui_language(st.context.locale), st.context.locale)["loading"]):
             from app_ui.conversation import load_service
 
             service, _ = load_service()
@@ -104,6 +120,8 @@ def visitor_page() -> None:
             render_question(turn.question)
             with st.chat_message("assistant"):
                 render_answer(turn, labels, operator=False)
+                if turn is st.session_state.turns[-1] and not questions.busy:
+                    _render_follow_ups(turn, labels)
     # The agent (LangGraph, Chroma, the embedder) is imported and loaded only now, after the page
     # is drawn: a visitor reads the title and examples while it loads.
     with st.spinner(labels["loading"]):

@@ -81,9 +81,8 @@ def visitor_answer(reply: Answer) -> VisitorAnswer:
     sources = [
         VisitorSource(
             number=citation.number,
-            title=clean_title(citation.title)
-            or (site_name(citation.source) if is_web(citation.source) else ""),
-            url=citation.source if is_web(citation.source) else None,
+            title=clean_title(citation.title) or (site_name(citation.page) if is_web(citation.page) else ""),
+            url=citation.page if is_web(citation.page) else None,
             location=citation.source,
             passages=[
                 VisitorPassage(

@@ -58,6 +58,7 @@ class DocumentChunker:
                 category=document.category,
                 language=language,
                 position=len(chunks),
+                url=document.url,
             )
             chunk.chunk_id = chunk_id(chunk.embedding_text)
             chunks.append(chunk)

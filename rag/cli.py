@@ -56,6 +56,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         errors.print(f"[yellow]skipped[/] {escape(str(issue))}")
     for cut in report.cut:
         errors.print(f"[yellow]cut[/] {escape(str(cut))}")
+    for warning in report.warnings:
+        errors.print(f"[yellow]warning[/] {escape(str(warning))}")
     console.print(
         f"Indexed {report.documents} documents ({report.records_read} records read) into "
         f"{report.chunks} chunks in {settings.index_dir}/{settings.collection}: "

@@ -16,6 +16,7 @@ class Document:
     category: str = ""
     sources: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    url: str = ""  # the official page a guide summarises (its front matter), when not ``source`` itself
 
     def __post_init__(self) -> None:
         if not self.sources:
@@ -48,6 +49,7 @@ class Chunk:
     category: str
     language: str
     position: int
+    url: str = ""  # the official page of its document, shown as the link (``source`` stays its identity)
 
     @property
     def embedding_text(self) -> str:
@@ -65,4 +67,6 @@ class Chunk:
             "category": self.category,
             "language": self.language,
             "position": self.position,
+            # only when set, so chunks of pages and guides without a link keep their metadata as it was
+            **({"url": self.url} if self.url else {}),
         }

@@ -84,6 +84,7 @@ class IndexReport:
     languages: list[str] = field(default_factory=list)
     issues: list[LoadIssue] = field(default_factory=list)
     cut: list[LoadIssue] = field(default_factory=list)  # records kept up to RAG_MAX_RECORD_CHARS
+    warnings: list[LoadIssue] = field(default_factory=list)  # files indexed with a problem (front matter)
     seconds: float = 0.0
     embed_seconds: float = 0.0
 
@@ -105,6 +106,7 @@ class ChunkPlan:
     issues: list[LoadIssue]
     cut: list[LoadIssue]
     records_read: int
+    warnings: list[LoadIssue] = field(default_factory=list)
 
 
 def plan_chunks(
@@ -127,7 +129,13 @@ def plan_loaded_chunks(loaded: LoadResult, settings: RagSettings) -> ChunkPlan:
             if kept is not chunk:
                 kept.sources.extend(s for s in chunk.sources if s not in kept.sources)
     return ChunkPlan(
-        chunks, language_sizes, len(loaded.documents), loaded.issues, loaded.cut, loaded.records_read
+        chunks,
+        language_sizes,
+        len(loaded.documents),
+        loaded.issues,
+        loaded.cut,
+        loaded.records_read,
+        loaded.warnings,
     )
 
 
@@ -230,6 +238,8 @@ def _apply_plan(
         logger.warning("Skipped %s", issue)
     for cut in plan.cut:
         logger.warning("Cut %s", cut)
+    for warning in plan.warnings:
+        logger.warning("%s", warning)
     name = embedder.name if embedder else embedder_name(settings)
     client = open_client(settings, create=True)
     store = ChunkStore.create(client, settings.collection, settings, name)
@@ -259,6 +269,7 @@ def _apply_plan(
         languages=languages,
         issues=issues,
         cut=plan.cut,
+        warnings=plan.warnings,
     )
     folder = snapshot_folder(settings.index_dir, location_of(settings), settings.collection)
     info = store.info
@@ -282,7 +293,7 @@ def _apply_plan(
                 corpus_args=corpus_args,
             )
             store.delete(stale)
-            store.update_metadata(changed, [desired[i] for i in changed])
+            store.update_metadata(changed, [_replacing(existing[i], desired[i]) for i in changed])
             progress.start(n_documents, len(chunks), len(missing))
             if missing:
                 embedder = embedder or build_embedder(settings)
@@ -405,6 +416,12 @@ def _check_run_size(to_embed: int, settings: RagSettings) -> None:
         f"more than RAG_MAX_RUN_CHUNKS={settings.max_run_chunks:,}: nothing was indexed or removed; index "
         "fewer files at a time or raise RAG_MAX_RUN_CHUNKS."
     )
+
+
+def _replacing(stored: dict[str, Any], desired: dict[str, Any]) -> dict[str, Any]:
+    """``desired`` as a metadata update: Chroma merges an update into what it holds, so a key no
+    longer wanted (a guide's link removed from its front matter) is sent as None, which deletes it."""
+    return {**{key: None for key in stored.keys() - desired.keys()}, **desired}
 
 
 def _sources(metadata: dict[str, Any]) -> set[str]:

@@ -14,6 +14,7 @@ from rag.boilerplate import strip_repeated_passages
 from rag.cleaning import clean_text, content_key
 from rag.confine import AllowedRoots
 from rag.documents import Document, LoadIssue
+from rag.front_matter import split_front_matter
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ class LoadResult:
     documents: list[Document] = field(default_factory=list)
     issues: list[LoadIssue] = field(default_factory=list)
     cut: list[LoadIssue] = field(default_factory=list)  # records kept only up to the character cap
+    warnings: list[LoadIssue] = field(default_factory=list)  # files indexed, with a problem to fix
     records_read: int = 0
 
 
@@ -107,7 +109,7 @@ def _load_file(file: Path, relative: Path, result: LoadResult, max_record_chars:
                 keep(document, line)
         elif suffix in TEXT_SUFFIXES:
             limit = None if max_record_chars is None else READ_FACTOR * max_record_chars
-            text_document, read_whole = _read_text_file(file, relative, limit)
+            text_document, read_whole = _read_text_file(file, relative, limit, result.warnings)
             if text_document is None:
                 result.records_read += 1
                 result.issues.append(LoadIssue(str(file), None, "no text after cleaning"))
@@ -184,13 +186,18 @@ def _url_category(url: str) -> str:
     return segments[0] if segments else ""
 
 
-def _read_text_file(file: Path, relative: Path, limit: int | None) -> tuple[Document | None, bool]:
+def _read_text_file(
+    file: Path, relative: Path, limit: int | None, warnings: list[LoadIssue]
+) -> tuple[Document | None, bool]:
     """The file as a document (None: no text), read up to ``limit`` characters; and whether it was
-    read whole."""
+    read whole. Its front matter gives the official page it summarises and is not text."""
     with file.open(encoding="utf-8-sig") as handle:
         raw = handle.read() if limit is None else handle.read(limit)
         read_whole = limit is None or not handle.read(1)
-    text = clean_text(raw)
+    front = split_front_matter(raw.replace("\r\n", "\n"))
+    if front.problem:
+        warnings.append(LoadIssue(str(file), None, front.problem))
+    text = clean_text(front.text)
     if not text:
         return None, read_whole
     heading = _FIRST_HEADING.search(text)
@@ -200,6 +207,7 @@ def _read_text_file(file: Path, relative: Path, limit: int | None) -> tuple[Docu
         source=relative.as_posix(),
         title=title,
         category=relative.parent.as_posix() if relative.parent != Path(".") else "",
+        url=front.url,
     )
     return document, read_whole
 

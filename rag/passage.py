@@ -18,12 +18,18 @@ class Passage(BaseModel):
     headings: str = ""  # the section path inside the document ("Horaires > Jardins")
     source: str = ""  # the URL or file path it was indexed from
     sources: list[str] = Field(default_factory=list)  # every URL or path the same text was seen under
+    url: str = ""  # the official page a guide summarises (its front matter); pages link to ``source``
     category: str = ""
     language: str = ""
     collection: str = ""
     score: float = 0.0  # the final ranking score
     scores: dict[str, float] = Field(default_factory=dict)  # bm25, dense, rrf, coverage, rerank...
     number: int | None = None  # its number in the turn's evidence, cited as [n]
+
+    @property
+    def page(self) -> str:
+        """The address a reader opens for it: the guide's official page, else where it was indexed from."""
+        return self.url or self.source
 
     def rounded(self) -> Passage:
         """The same passage with scores rounded for display and JSON."""

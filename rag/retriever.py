@@ -88,6 +88,7 @@ class CollectionSearcher:
             headings=str(meta.get("headings", "")),
             source=str(meta.get("source", "")),
             sources=list(meta.get("sources") or [meta.get("source", "")]),
+            url=str(meta.get("url") or ""),
             category=str(meta.get("category", "")),
             language=str(meta.get("language", "")),
             collection=self.name,

@@ -34,7 +34,7 @@ def compose_answer(
         passage = numbering.passages[evidence_number]
         number = numbering.numbers[evidence_number]
         citation = citations.setdefault(
-            number, Citation(number=number, title=passage.title, source=passage.source)
+            number, Citation(number=number, title=passage.title, source=passage.source, url=passage.url)
         )
         citation.passages.append(passage)
     in_text = cited_numbers(shown)

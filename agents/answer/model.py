@@ -17,6 +17,13 @@ class Citation(BaseModel):
     number: int
     title: str
     source: str  # the URL or file path it was indexed from
+    url: str = ""  # the official page a guide summarises (front matter); a page's own URL is ``source``
+
+    @property
+    def page(self) -> str:
+        """The address a reader opens: the guide's official page, else where it was indexed from."""
+        return self.url or self.source
+
     passages: list[Passage] = Field(default_factory=list)
 
 

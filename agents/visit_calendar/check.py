@@ -32,6 +32,7 @@ from agents.visit_calendar.rules import (
     Season,
     month_day,
 )
+from rag.front_matter import split_front_matter
 
 if TYPE_CHECKING:
     from rag.retriever import HybridRetriever
@@ -200,7 +201,7 @@ def _weekday(name: str) -> Value:
 def corpus_texts(folder: Path) -> dict[str, str]:
     """A corpus folder's documents by source (their path under ``folder``, as the index names them)."""
     return {
-        path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+        path.relative_to(folder).as_posix(): split_front_matter(path.read_text(encoding="utf-8")).text
         for path in sorted(folder.rglob("*"))
         if path.is_file() and path.suffix in {".md", ".txt"}
     }

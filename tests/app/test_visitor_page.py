@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from agents.answer.model import Answer
+from agents.events import FinalAnswer
 from agents.service import MAX_QUESTION_CHARS, AgentService
 from app_ui.labels import Labels
+from app_ui.presenters import Turn
 from rag.indexer import index_corpus
-from tests.app.conftest import start_app
+from tests.app.conftest import APP, start_app
 from tests.conftest import HashingEmbedder, make_settings
 from tests.local_server import free_port
 
@@ -147,6 +151,20 @@ def test_the_browser_language_is_used_before_any_question(
     assert at.button(key="example-0").label == Labels("de")["examples"][0]
 
 
+def test_a_brazilian_browser_reads_brazilian_labels_and_keeps_portuguese_as_the_language(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import streamlit as st
+
+    monkeypatch.setattr(type(st.context), "locale", property(lambda self: "pt-BR"))
+
+    at = start_app()
+
+    assert at.chat_input[0].placeholder == "Pergunte sobre sua visita" != Labels("pt")["placeholder"]
+    assert at.button(key="example-2").label == "Como chego a Versalhes de trem saindo de Paris?"
+    assert at.title[0].value == Labels("pt")["title"]  # the same word in both: from the [pt] table
+
+
 def test_an_example_question_is_asked_when_clicked(indexed: Path) -> None:
     at = start_app()
 
@@ -214,3 +232,40 @@ def test_new_conversation_starts_a_new_thread(indexed: Path) -> None:
     assert at.session_state.thread_id != thread
     assert not at.chat_message
     assert len([b for b in at.button if b.key and b.key.startswith("example-")]) == 3
+
+
+def _answered_turn(question: str, follow_ups: list[str]) -> Turn:
+    turn = Turn(question)
+    reply = Answer(text="The palace opens at nine.")
+    turn.final = FinalAnswer(answer=reply.text, language="en", reply=reply, follow_ups=follow_ups)
+    return turn
+
+
+def _follow_up_buttons(at: AppTest) -> list[Any]:
+    return [button for button in at.button if button.key and button.key.startswith("follow-up-")]
+
+
+def test_follow_up_questions_show_under_the_last_answer_only_and_a_click_asks_one(indexed: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["thread_id"] = "web-follow-ups"
+    at.session_state["turns"] = [
+        _answered_turn("When does the palace open?", ["Is the park open on Mondays?"]),
+        _answered_turn(
+            "When does Trianon open?", ["Who can visit the Palace for free?", "How much is a ticket?"]
+        ),
+    ]
+    at.run()
+
+    assert [button.label for button in _follow_up_buttons(at)] == [
+        "Who can visit the Palace for free?",
+        "How much is a ticket?",
+    ]  # the last answer's only
+    assert Labels("en")["follow_ups"] in "\n".join(md.value for md in _assistant(at).markdown)
+    assert Labels("en")["follow_ups"] not in "\n".join(md.value for md in _assistant(at, 0).markdown)
+
+    _follow_up_buttons(at)[0].click().run()
+
+    questions = [message.markdown[0].value for message in at.chat_message if message.name == "user"]
+    assert questions[-1] == "Who can visit the Palace for free?"  # asked through the same queue as typed
+    assert len(at.session_state.turns) == 3 and at.session_state.turns[-1].final is not None
+    assert _assistant(at).markdown[0].value

@@ -490,3 +490,51 @@ def test_the_console_passes_axe(chromium: Path, axe: Path, app_url: str) -> None
         page.wait_for_timeout(1000)
         problems = _serious_violations(page, axe)
     assert not problems, "\n".join(problems)
+
+
+ZOOMED = {"width": 640, "height": 450}  # a 1280 x 900 desktop window at 200 % zoom, in CSS pixels
+
+
+def test_at_200_percent_zoom_the_answer_its_official_link_and_the_input_fit_and_a_follow_up_is_keyboard_asked(
+    chromium: Path, app_url: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    french = Labels("fr")
+    zoomed = {"viewport": ZOOMED, "locale": "fr-FR", "device_scale_factor": 2}
+    with _browser_page(chromium, **zoomed) as page:
+        page.goto(app_url)
+        answer = _ask(page, "Combien coûte un billet pour le château ?", 1, french["sources"])
+        expect(answer).to_contain_text(french["follow_ups"])
+        source = answer.get_by_test_id("stExpander").first
+        source.click()
+        link = source.get_by_role("link", name=french.say("open_page", site="chateauversailles.fr"))
+        expect(link).to_have_attribute(
+            "href", re.compile(r"^https://www\.chateauversailles\.fr/preparer-ma-visite/")
+        )
+        _scroll_to_top_of(answer)
+        page.screenshot(path=_screens(tmp_path) / "zoom-200-fr-answer.png")
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        box = page.get_by_test_id("stChatInputTextArea")
+        expect(box).to_be_in_viewport()
+        wide = page.evaluate(
+            """(limit) => [...document.querySelectorAll('[data-testid="stChatMessage"] *')]
+                 .filter((e) => e.getBoundingClientRect().right > limit + 1 && e.offsetParent !== null)
+                 .map((e) => e.tagName + ' ' + (e.getAttribute('data-testid') || '') + ' ' +
+                      Math.round(e.getBoundingClientRect().right))""",
+            ZOOMED["width"],
+        )
+        follow_up = answer.locator("[class*='st-key-follow-up-0'] button")
+        follow_up.scroll_into_view_if_needed()
+        expect(follow_up).to_be_in_viewport()
+        question = follow_up.locator("p").inner_text()  # without the icon's ligature name
+        follow_up.focus()
+        page.keyboard.press("Enter")  # the keyboard asks it, as a click would
+        second = page.get_by_test_id("stChatMessage").nth(3)
+        expect(page.get_by_test_id("stChatMessage").nth(2)).to_contain_text(
+            question, timeout=ANSWER_TIMEOUT_MS
+        )
+        expect(second).to_contain_text(french["sources"], timeout=ANSWER_TIMEOUT_MS)
+        expect(box).to_be_in_viewport()
+    assert overflow <= 0, f"the page scrolls sideways by {overflow} px at 200 %"
+    assert not wide, wide

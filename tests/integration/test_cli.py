@@ -49,6 +49,22 @@ def test_index_reports_what_it_did(corpus: Path, tmp_path: Path, capsys: pytest.
     assert "0 removed" in out
 
 
+def test_a_malformed_front_matter_is_one_warning_naming_the_file_and_the_guide_is_indexed(
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    guide = corpus / "plan-your-visit" / "tickets.en.md"
+    guide.write_text("---\nurl: a: b\n---\n" + guide.read_text(encoding="utf-8"), encoding="utf-8")
+
+    code = cli.main(["index", str(corpus), "--index", str(tmp_path / "idx"), "--quiet"])
+
+    captured = capsys.readouterr()
+    err = _one_line(captured.err).replace(" ", "")  # rich wraps long lines at any character
+    assert code == 0 and "Indexed 4 documents" in _one_line(captured.out)
+    assert err.count("frontmatterisnotvalidYAML") == 1
+    assert "warning" in err and "tickets.en.md:frontmatter" in err
+    assert "Traceback" not in captured.err
+
+
 def test_a_mistyped_path_exits_2_in_one_sentence_and_keeps_the_index(
     index_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -91,3 +91,28 @@ def test_a_copy_under_a_new_name_only_adds_a_source(
     assert report.embedded == 0
     assert report.metadata_updated > 0
     assert any(sorted(meta["sources"]) == ["copy.md", EDITED] for meta in metadata.values())
+
+
+def test_a_guide_given_an_official_page_gets_it_without_re_embedding_and_loses_it_when_removed(
+    corpus: Path, settings: RagSettings, fake_embedder: HashingEmbedder
+) -> None:
+    url = "https://www.chateauversailles.fr/preparer-ma-visite/billets-tarifs"
+    index_corpus([corpus], settings, embedder=fake_embedder)  # an index built before guides had links
+    path = corpus / EDITED
+    text = path.read_text(encoding="utf-8")
+    path.write_text(f"---\nurl: {url}\n---\n{text}", encoding="utf-8")
+
+    linked = index_corpus([corpus], settings, embedder=fake_embedder)
+
+    assert linked.embedded == 0 and linked.deleted == 0 and linked.metadata_updated > 0
+    hit = HybridRetriever(settings, embedder=fake_embedder).search(EDITED_WORDS, k=1)[0]
+    assert (hit.source, hit.url, hit.page) == (EDITED, url, url)
+    assert "url:" not in hit.text
+
+    path.write_text(text, encoding="utf-8")
+    unlinked = index_corpus([corpus], settings, embedder=fake_embedder)
+
+    assert unlinked.embedded == 0 and unlinked.metadata_updated == linked.metadata_updated
+    stored = ChunkStore.open(open_client(settings), settings.collection).all_metadata()
+    assert not any("url" in meta for meta in stored.values())
+    assert index_corpus([corpus], settings, embedder=fake_embedder).metadata_updated == 0

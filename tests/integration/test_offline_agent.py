@@ -55,7 +55,9 @@ def test_an_english_question_is_answered_in_english_from_the_english_page(servic
 
     assert result.language == "en"
     assert result.citations
-    assert any(source["url"].endswith(".en.md") for source in result.sources)
+    assert any(citation.source.endswith(".en.md") for citation in result.reply.citations)
+    # the visitor's link is the official page the English guide names (its front matter)
+    assert any(source["url"].startswith("https://") for source in result.sources)
 
 
 def test_a_weather_question_goes_to_the_weather_tool(service: AgentService) -> None:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from agents.answer.compose import compose_answer
-from app_ui.labels import Labels, ui_language, ui_languages
+from app_ui.labels import Labels, regional_variants, ui_language, ui_languages
 from app_ui.visitor_view import clean_title, visitor_answer
 from rag.passage import Passage
 
@@ -114,3 +114,62 @@ def test_a_declined_answer_lists_its_passages_as_related_pages_not_as_sources() 
     assert declined.related and not answered.related
     assert Labels("fr")["related"] != Labels("fr")["sources"]
     assert all(Labels(code)["related"] != Labels("en")["related"] for code in ui_languages() if code != "en")
+
+
+@pytest.mark.parametrize(
+    ("official", "shown"),
+    [
+        ("https://www.chateauversailles.fr/preparer-ma-visite/billets-tarifs", True),
+        ("javascript:alert(1)", False),  # only http(s) links, as everywhere
+    ],
+)
+def test_a_guide_with_an_official_page_links_to_it_and_keeps_its_path_for_the_operator(
+    official: str, shown: bool
+) -> None:
+    guide = _passage(1, "plan-your-visit/tickets-and-prices.en.md", "Tickets and prices")
+    guide.url = official
+
+    view = visitor_answer(compose_answer("The passport costs 32 euros [1].", [guide]).answer)
+
+    assert view.sources[0].url == (official if shown else None)
+    assert view.sources[0].site == ("chateauversailles.fr" if shown else "")
+    assert view.sources[0].location == "plan-your-visit/tickets-and-prices.en.md"
+
+
+def test_a_regional_table_holds_only_known_labels_with_the_same_placeholders() -> None:
+    english = Labels("en")
+    assert regional_variants() == ["pt-BR"]
+    for variant in regional_variants():
+        language = variant.split("-")[0]
+        labels = Labels(language, variant)
+        assert labels.locale == variant and labels.language == language in ui_languages()
+        assert set(labels._regional) <= set(english._own), variant
+        for key in labels._regional:
+            placeholders = set(re.findall(r"\{(\w+)\}", str(english[key])))
+            assert set(re.findall(r"\{(\w+)\}", str(labels[key]))) == placeholders, (variant, key)
+
+
+@pytest.mark.parametrize("browser", ["pt-BR", "pt_br", "PT-br"])
+def test_a_brazilian_browser_reads_brazilian_words_over_european_ones(browser: str) -> None:
+    brazilian, european = Labels(ui_language(browser), browser), Labels("pt")
+
+    assert ui_language(browser) == "pt"  # the reply language is unchanged
+    assert brazilian.locale == "pt-BR" and european.locale == "pt"
+    assert "trem" in brazilian["examples"][2] and "comboio" in european["examples"][2]
+    assert brazilian["title"] == european["title"]  # a word both write alike comes from [pt]
+    assert brazilian["sources"] == european["sources"]
+
+
+@pytest.mark.parametrize(
+    ("language", "browser", "locale"),
+    [
+        ("pt", "pt-PT", "pt"),  # no table for that region: the language's own
+        ("fr", "pt-BR", "fr"),  # a question in French: the browser's region is not French
+        ("zh", "zh-Hans-CN", "zh"),
+        ("pt", None, "pt"),
+    ],
+)
+def test_a_region_without_its_own_table_reads_its_language(
+    language: str, browser: str | None, locale: str
+) -> None:
+    assert Labels(language, browser).locale == locale
