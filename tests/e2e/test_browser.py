@@ -364,6 +364,13 @@ def _browser_page(chromium: Path, **context: Any) -> Iterator[Any]:
     _assert_stayed_local(requested)
 
 
+def _before_any(text: str, markers: tuple[str, ...]) -> str:
+    """``text`` up to the first of ``markers`` it holds."""
+    for marker in markers:
+        text = text.split(marker)[0]
+    return text.strip()
+
+
 def _assert_stayed_local(requested: list[str]) -> None:
     elsewhere = sorted({url for url in requested if urlsplit(url).hostname != "127.0.0.1"})
     assert not elsewhere, f"the browser requested other hosts: {elsewhere}"
@@ -408,8 +415,10 @@ def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
     # Each question and answer as shown (an older turn's sources may be pruned with its checkpoints).
     for shown, restored in zip(before, after, strict=True):
         assert restored.split(english["sources"])[0].strip() == shown.split(english["sources"])[0].strip()
-    newest = [text.split(english["feedback_question"])[0].strip() for text in (after[3], before[3])]
+    ends = (english["feedback_question"], english["follow_ups"])  # what follows the answer itself
+    newest = [_before_any(text, ends) for text in (after[3], before[3])]
     assert newest[0] == newest[1]  # the newest answer: its sources too
+    assert english["follow_ups"] in after[3]  # and its suggested questions
 
 
 AXE = REPO_ROOT / "tests" / "e2e" / "node_modules" / "axe-core" / "axe.min.js"
