@@ -30,7 +30,8 @@ from agents.events import (
 )
 from app_ui.bare_urls import link_bare_urls
 from app_ui.labels import Labels
-from app_ui.visitor_view import VisitorAnswer, VisitorPassage, VisitorSource, clean_title, is_web
+from app_ui.visitor_view import VisitorAnswer, VisitorPassage, VisitorSource, clean_title
+from rag.crawl.scope import is_web
 
 NODE_LABELS = {
     "prepare": "Reading the question",

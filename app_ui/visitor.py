@@ -6,7 +6,7 @@ The title, the examples and the input are drawn first; the models load behind th
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import streamlit as st
 
@@ -22,32 +22,33 @@ if TYPE_CHECKING:
     from agents.service import AgentService
 
 
-def _render_examples(examples: list[str]) -> None:
-    for number, question in enumerate(examples):
+ButtonWidth = Literal["content", "stretch"]
+
+
+def _question_buttons(questions: list[str], key: str, icon: str, width: ButtonWidth) -> None:
+    """One button per question: a click asks it as if it were typed."""
+    for number, question in enumerate(questions):
         st.button(
             question,
-            key=f"example-{number}",
+            key=f"{key}-{number}",
             on_click=_queue_question,
             args=(question,),
-            icon=":material/chat_bubble:",
-            width="stretch",
+            icon=icon,
+            width=width,
         )
 
 
+def _render_examples(examples: list[str]) -> None:
+    _question_buttons(examples, "example", ":material/chat_bubble:", "stretch")
+
+
 def _render_follow_ups(turn: Turn, labels: Labels) -> None:
-    """The questions suggested after the last answer: a click asks one as if it were typed."""
+    """The questions suggested after the last answer."""
     suggestions = turn.final.follow_ups if turn.final is not None and turn.error is None else []
     if not suggestions:
         return
     st.markdown(escape(labels["follow_ups"]))
-    for number, question in enumerate(suggestions):
-        st.button(
-            question,
-            key=f"follow-up-{number}",
-            on_click=_queue_question,
-            args=(question,),
-            icon=":material/subdirectory_arrow_right:",
-        )
+    _question_buttons(suggestions, "follow-up", ":material/subdirectory_arrow_right:", "content")
 
 
 def _questions() -> QuestionQueue:

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from agents.answer.model import Answer
 from rag.cleaning import display_title
+from rag.crawl.scope import is_web
 
 _ONLY_NUMBER = re.compile(r"\d{1,4}\s*[-–—.)]?")
 
@@ -26,12 +27,6 @@ def clean_title(title: str) -> str:
     parts = [display_title(part) for part in str(title).split("›") if part.strip()]
     named = [part for part in parts if not _ONLY_NUMBER.fullmatch(part)]
     return " › ".join(named or parts) or " ".join(str(title).split())
-
-
-def is_web(url: str) -> bool:
-    """Whether ``url`` is a web page a visitor can open (http or https, with a host)."""
-    parts = urlsplit(str(url).strip())
-    return parts.scheme in {"http", "https"} and bool(parts.netloc)
 
 
 def site_name(url: str) -> str:

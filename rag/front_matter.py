@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import yaml
+
+from rag.crawl.scope import is_web
 
 # The opening line, the block, then the closing line (``---`` or YAML's ``...``), at the very start.
 _BLOCK = re.compile(r"\A---[ \t]*\n(?P<body>.*?)^(?:---|\.\.\.)[ \t]*$\n?", re.DOTALL | re.MULTILINE)
@@ -57,14 +58,9 @@ def split_front_matter(raw: str) -> FrontMatter:
     url = fields.get("url")
     if url is None:
         return FrontMatter("", text)
-    if not isinstance(url, str) or not _is_web(url.strip()):
+    if not isinstance(url, str) or not is_web(url):
         return FrontMatter("", text, "front matter 'url' is not an http(s) address: indexed without a link")
     return FrontMatter(url.strip(), text)
-
-
-def _is_web(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme in {"http", "https"} and bool(parts.netloc) and not any(c.isspace() for c in url)
 
 
 def _looks_like_fields(raw: str) -> bool:

@@ -11,6 +11,13 @@ SCHEMES = ("http", "https")
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+def is_web(url: str) -> bool:
+    """Whether ``url`` is a web page a reader can open: http(s), a host, no white space inside."""
+    text = str(url).strip()
+    parts = urlsplit(text)
+    return parts.scheme in SCHEMES and bool(parts.netloc) and not any(c.isspace() for c in text)
+
+
 class CrawlInputError(ValueError):
     """The crawl's URL or options are unusable; nothing was fetched, indexed or removed."""
 
