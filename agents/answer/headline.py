@@ -17,7 +17,9 @@ model's ``agents.offline.RankedPart``) gets a headline from it.
   does not name (the Trianon's hours do not head the palace's, a guided tour's price not the
   ticket's), and, for a date, names the event asked ("inaugurated", not "built");
 - no other sentence stating such a value meets more of the part's other words (the asked office's
-  phone number), and the sentence's months are not all other than the asked ones.
+  phone number), and the sentence's months are not all other than the asked ones;
+- for a Chinese or Japanese part, whose words outside the glossary are not read, no other quoted
+  sentence states other values of that kind for the same subject;
 - the part is more likely answerable than not (``answerability.py``: probability 0.5 or more).
 No headline is better than a wrong one: the quotes below it still show the evidence.
 """
@@ -45,6 +47,7 @@ from agents.answer.visitor_terms import (
 from agents.offline.phrases import phrases, replies
 from agents.reading.question_parts import topic_words
 from rag.answer_types import AnswerType
+from rag.lexicon.scripts import UNSPACED_CHARACTER
 from rag.query_expansion import Concept
 
 MAX_VALUES = 3
@@ -88,7 +91,9 @@ def headline(part: RankedPart, question: str, pool: Sequence[Candidate], languag
         needs, named = topics(unambiguous_in(question, languages)), [*named, *named_in(question, languages)]
     asked = {id(c) for c in named}  # a term two concepts share may ask either ("パスポート")
     words = topic_words(part.part, language, part.kinds)
-    for candidate in part.best():
+    best = part.best()
+    unread = bool(UNSPACED_CHARACTER.search(part.part))  # its words outside the glossary are not read
+    for candidate in best:
         for kind in kinds:
             if values := _stated(kind, candidate):
                 kept = answering(needs, asked, kind, values, candidate, pool)
@@ -98,10 +103,28 @@ def headline(part: RankedPart, question: str, pool: Sequence[Candidate], languag
                     kept
                     and _most_on_topic(words, kind, candidate, pool)
                     and not _other_months(part, candidate)
+                    and not (unread and _disputed(kept, kind, candidate, best, needs, asked, pool))
                 ):
                     return Headline(kind, _shown(kind, kept, candidate, language), candidate.number)
                 break
     return None
+
+
+def _disputed(
+    kept: Sequence[StatedValue], kind: str, candidate: Candidate, best: Sequence[Candidate],
+    needs: Sequence[Concept], asked: set[int], pool: Sequence[Candidate],
+) -> bool:  # fmt: skip
+    """Whether another of the part's quoted sentences states other values of ``kind`` for the same
+    subject ("5 €" for the return trip under "6,90 €" for the shuttle). For a part whose words
+    outside the glossary are not read (Chinese, Japanese: ``topic_words`` finds none), nothing
+    tells which one is asked, so no value heads the answer."""
+    shown = {v.key for v in kept}
+    for other in best:
+        if other is candidate or not (values := _stated(kind, other)):
+            continue
+        if any(v.key not in shown for v in answering(needs, asked, kind, values, other, pool)):
+            return True
+    return False
 
 
 def asked_kinds(part: RankedPart, named: Sequence[Concept]) -> list[str]:

@@ -229,3 +229,15 @@ def test_opening_hours_are_headed_by_a_range_a_single_time_only_answers_one_mome
     answer = _answer(question, ["Le château ouvre ses portes à 9h pour les visiteurs individuels."], language)
 
     assert bool(_headlines(answer)) is shown
+
+
+@pytest.mark.parametrize(("question", "language"), [("チケットの料金はいくらですか？", "ja"), ("门票多少钱？", "zh")])
+def test_a_chinese_or_japanese_part_gets_no_headline_when_its_quotes_disagree_on_the_value(
+    question: str, language: str
+) -> None:
+    """The words of such a part outside the glossary are not read, so nothing tells which of two
+    prices of the same ticket is asked: no headline, while one price alone heads the answer."""
+    evidence = ["Le billet Château coûte 21 €.", "Le billet Château coûte 24 € le samedi."]
+
+    assert _headlines(_answer(question, evidence, language)) == []
+    assert len(_headlines(_answer(question, evidence[:1], language))) == 1
