@@ -231,7 +231,9 @@ def test_opening_hours_are_headed_by_a_range_a_single_time_only_answers_one_mome
     assert bool(_headlines(answer)) is shown
 
 
-@pytest.mark.parametrize(("question", "language"), [("チケットの料金はいくらですか？", "ja"), ("门票多少钱？", "zh")])
+@pytest.mark.parametrize(
+    ("question", "language"), [("チケットの料金はいくらですか？", "ja"), ("门票多少钱？", "zh")]
+)
 def test_a_chinese_or_japanese_part_gets_no_headline_when_its_quotes_disagree_on_the_value(
     question: str, language: str
 ) -> None:
