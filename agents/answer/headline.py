@@ -115,7 +115,7 @@ def _disputed(
     needs: Sequence[Concept], asked: set[int], pool: Sequence[Candidate],
 ) -> bool:  # fmt: skip
     """Whether another of the part's quoted sentences states other values of ``kind`` for the same
-    subject ("5 €" for the return trip under "6,90 €" for the shuttle). For a part whose words
+    subject ("24 € on Saturdays" beside "21 €" for the same ticket). For a part whose words
     outside the glossary are not read (Chinese, Japanese: ``topic_words`` finds none), nothing
     tells which one is asked, so no value heads the answer."""
     shown = {v.key for v in kept}
