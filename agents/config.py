@@ -85,6 +85,14 @@ class AgentSettings(BaseSettings):
         20_000, ge=1000, le=1_000_000, description="Longest answer one model call may send, in characters."
     )
 
+    offline_word_seconds: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="Pause between the words the offline model streams: 0 sends its answer at once; a few "
+        "milliseconds show it arriving as a provider's would (demonstrations, the browser tests).",
+    )
+
     max_rounds: int = Field(
         3, ge=1, le=10, description="Retrieve-and-reflect rounds before answering anyway."
     )

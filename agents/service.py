@@ -141,7 +141,7 @@ class AgentService:
         """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
         from agents.offline import OfflineChatModel
 
-        return OfflineChatModel(embedder=self.retriever.embedder)
+        return OfflineChatModel(embedder=self.retriever.embedder, word_seconds=settings.offline_word_seconds)
 
     def close(self) -> None:
         """Close the conversation store's connections (a service is usually kept for the process's life)."""

@@ -9,6 +9,7 @@ writes no fact of its own: values and quotes come from the evidence, quotes in t
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -39,6 +40,7 @@ class OfflineChatModel(BaseChatModel):
 
     model_name: str = MODEL_NAME
     embedder: Any = None
+    word_seconds: float = 0.0  # pause between streamed words (0: the whole answer at once)
     _vectors: PassageVectorCache | None = PrivateAttr(default=None)
 
     @property
@@ -106,6 +108,8 @@ class OfflineChatModel(BaseChatModel):
                 run_manager.on_llm_new_token(token)
             metadata = message.response_metadata if last else {}  # the kind rides on the last chunk
             yield ChatGenerationChunk(message=AIMessageChunk(content=token, response_metadata=metadata))
+            if self.word_seconds and not last:
+                time.sleep(self.word_seconds)
 
 
 def _tool_names(tools: Any) -> set[str]:

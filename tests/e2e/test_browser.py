@@ -99,6 +99,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> It
         PYTHONPATH=str(REPO_ROOT),
         RAG_INDEX_DIR=str(index_dir),
         AGENT_PROVIDER="offline",
+        AGENT_OFFLINE_WORD_SECONDS="0.005",  # streamed as a provider's answer: the states between are seen
         TOOLS_OFFLINE="true",  # climate normals and distance estimates: no weather or routing service
         AGENT_CHECKPOINT_PATH=str(tmp_path / "state" / "threads.sqlite"),
         HF_HUB_OFFLINE="1",
@@ -411,6 +412,8 @@ def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
 
         page.reload()
         expect(messages).to_have_count(4, timeout=60_000)
+        # The page draws a restored answer in steps: read it once its suggested questions, drawn last, show.
+        expect(messages.nth(3)).to_contain_text(english["follow_ups"], timeout=60_000)
         after = [messages.nth(n).inner_text() for n in range(4)]
     # Each question and answer as shown (an older turn's sources may be pruned with its checkpoints).
     for shown, restored in zip(before, after, strict=True):

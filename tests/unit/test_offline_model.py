@@ -248,6 +248,22 @@ def test_stream_and_invoke_give_the_same_reply() -> None:
     assert streamed == model.invoke(messages).text
 
 
+def test_a_pause_between_streamed_words_spaces_the_chunks_and_changes_nothing_else(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    evidence = [_passage(1, "Le billet Château coûte 21 € en plein tarif.")]
+    brief = Brief(node="synthesize", question="Combien coûte le billet ?", language="fr", evidence=evidence)
+    messages = [briefed_system("p", brief), HumanMessage("c")]
+    pauses: list[float] = []
+    monkeypatch.setattr("agents.offline.model.time.sleep", pauses.append)
+
+    chunks = [str(chunk.content) for chunk in OfflineChatModel(word_seconds=0.005).stream(messages)]
+
+    answer = OfflineChatModel().invoke(messages).text
+    assert "".join(chunks) == answer
+    assert pauses == [0.005] * (len(answer.split(" ")) - 1)  # between words, none after the last
+
+
 # --- routing ----------------------------------------------------------------------------------
 
 
