@@ -136,7 +136,7 @@ def fit(questions: list[dict[str, Any]], readings: list[reply.Reading]) -> dict[
         for part in reading.parts:
             part.answerable = answerability.answerability(part, reading.pool, language)
     table, previous = {}, reader.ANSWERABLE_FROM
-    for threshold in [round(float(t), 2) for t in np.arange(0.2, 0.8, 0.05)]:
+    for threshold in [round(float(t), 3) for t in np.arange(0.2, 0.8, 0.025)]:
         reader.ANSWERABLE_FROM = threshold
         kinds = {q["id"]: reply.answer_kind(r) for q, r in zip(questions, readings, strict=True)}
         table[threshold] = {
