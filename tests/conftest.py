@@ -197,6 +197,16 @@ def bundled_index(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any)
     return BundledIndex(settings, index_corpus([DEFAULT_CORPUS], settings, embedder=local_embedder))
 
 
+def offline_service(index: BundledIndex, embedder: Any, folder: Path) -> Any:
+    """The offline agent over ``index``, with its conversations in ``folder``."""
+    from agents.config import AgentSettings
+    from agents.service import AgentService
+    from rag.retriever import HybridRetriever
+
+    settings = AgentSettings(_env_file=None, provider="offline", checkpoint_path=folder / "threads.sqlite")
+    return AgentService(settings=settings, retriever=HybridRetriever(index.settings, embedder=embedder))
+
+
 def minilm_installed() -> bool:
     """Whether the optional MiniLM install (torch, sentence-transformers) is present."""
     import importlib.util

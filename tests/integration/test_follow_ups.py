@@ -7,12 +7,10 @@ from typing import Any
 import pytest
 
 from agents.answer.follow_ups import answered_topics, load_topics
-from agents.config import AgentSettings
 from agents.events import FinalAnswer
 from agents.service import AgentService
 from app_ui.labels import Labels
-from rag.retriever import HybridRetriever
-from tests.conftest import BundledIndex
+from tests.conftest import BundledIndex, offline_service
 
 pytestmark = pytest.mark.slow
 
@@ -27,10 +25,7 @@ QUESTIONS = [
 def service(
     tmp_path_factory: pytest.TempPathFactory, local_embedder: Any, bundled_index: BundledIndex
 ) -> AgentService:
-    folder = tmp_path_factory.mktemp("follow_ups")
-    retriever = HybridRetriever(bundled_index.settings, embedder=local_embedder)
-    settings = AgentSettings(_env_file=None, provider="offline", checkpoint_path=folder / "threads.sqlite")
-    return AgentService(settings=settings, retriever=retriever)
+    return offline_service(bundled_index, local_embedder, tmp_path_factory.mktemp("follow_ups"))
 
 
 @pytest.mark.parametrize(

@@ -6,11 +6,9 @@ from typing import Any
 
 import pytest
 
-from agents.config import AgentSettings
 from agents.events import AnswerToken, FinalAnswer
 from agents.service import AgentService
-from rag.retriever import HybridRetriever
-from tests.conftest import BundledIndex
+from tests.conftest import BundledIndex, offline_service
 
 pytestmark = pytest.mark.slow
 
@@ -19,12 +17,7 @@ pytestmark = pytest.mark.slow
 def service(
     tmp_path_factory: pytest.TempPathFactory, local_embedder: Any, bundled_index: BundledIndex
 ) -> AgentService:
-    folder = tmp_path_factory.mktemp("offline_agent")
-    retriever = HybridRetriever(bundled_index.settings, embedder=local_embedder)
-    agent_settings = AgentSettings(
-        _env_file=None, provider="offline", checkpoint_path=folder / "threads.sqlite"
-    )
-    return AgentService(settings=agent_settings, retriever=retriever)
+    return offline_service(bundled_index, local_embedder, tmp_path_factory.mktemp("offline_agent"))
 
 
 def _ask(service: AgentService, question: str, thread: str) -> FinalAnswer:
