@@ -15,7 +15,8 @@ model's ``agents.offline.RankedPart``) gets a headline from it.
   ask ("Reduced rates": its prices are not the asked ticket's);
 - a value is kept only when its clause is about no place, offer or group of visitors the part
   does not name (the Trianon's hours do not head the palace's, a guided tour's price not the
-  ticket's), and, for a date, names the event asked ("inaugurated", not "built");
+  ticket's), and, for a date, names the event asked ("inaugurated", not "built"); dates of
+  several clauses are not shown (nothing tells which one is asked);
 - no other sentence stating such a value meets more of the part's other words (the asked office's
   phone number), and the sentence's months are not all other than the asked ones;
 - for a Chinese or Japanese part, whose words outside the glossary are not read, no other quoted
@@ -162,14 +163,17 @@ def answering(
     frame = subjects_in(f"{candidate.label} {candidate.heading}", candidate.language)
     if before and not any(subjects_in(text, candidate.language) for text in clauses):
         frame += subjects_in(before.text, candidate.language)  # "Le billet Château... Il est vendu 21€"
-    return [
-        value
+    kept = [
+        (value, text)
         for value, text in zip(values, clauses, strict=True)
         if all(id(c) in asked for c in [*frame, *subjects_in(text, candidate.language)])
         and (
             kind != "date" or all(sentences.met(n, sentences.stems(text, candidate.language)) for n in events)
         )
     ]
+    if kind == "date" and len({text for _, text in kept}) > 1:
+        return []  # dates of several clauses ("inaugurated in 1957 ..., born in 1926"): which is asked?
+    return [value for value, _ in kept]
 
 
 def _for_some_visitors(candidate: Candidate, asked: set[int]) -> bool:

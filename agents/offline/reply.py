@@ -11,6 +11,7 @@ from babel.lists import format_list
 from agents.answer import sentences
 from agents.answer.headline import headline
 from agents.answer.model import AnswerKind
+from agents.answer.visitor_terms import found_in, subject_kind
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline import reader
@@ -61,9 +62,22 @@ class Reading:
 
 
 def other_places(part: str, language: str) -> list[Place]:
-    """Known places ``part`` names besides Versailles, Paris as a whole and a journey's origin."""
+    """Known places ``part`` names besides Versailles, Paris as a whole and a journey's origin; a
+    name that is also all of the name of a place of the estate ("Opéra" is the Opéra royal as well
+    as a district of Paris) is read as the estate's."""
     origin = slots.marked_origin_in(part, language)
-    return [m.place for m in slots.places_in(part) if m.far and m.spelling != origin]
+    return [
+        m.place for m in slots.places_in(part)
+        if m.far and m.spelling != origin and not estate_place_name(m.spelling, language)
+    ]  # fmt: skip
+
+
+def estate_place_name(name: str, language: str) -> bool:
+    """Whether all of ``name`` is a term of one of the glossary's places of the estate."""
+    return any(
+        start == 0 and end == len(name) and subject_kind(concept) == "places"
+        for concept, start, end in found_in(name, [language, "en"])
+    )
 
 
 def gap_analysis(reading: Reading) -> dict[str, Any]:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.answer.visitor_terms import found_in, is_qualifier, is_subject, unambiguous_in
+from agents.answer.visitor_terms import (
+    found_in,
+    is_qualifier,
+    is_subject,
+    subject_kind,
+    subjects_in,
+    unambiguous_in,
+)
 from agents.language import read_language
 from agents.offline.phrases import Cues
 from agents.reading import slots
@@ -21,6 +28,7 @@ from agents.reading.request import (
     WeatherSlots,
 )
 from agents.tools.travel import parse_mode
+from rag.lexicon.folding import fold
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 from rag.lexicon.transport import MODE_WORDS
 
@@ -49,7 +57,13 @@ def read_turn(
     scores = [_weighed(part, s, language) for part, s in zip(parts, index.score(parts), strict=True)]
     topics = [topic for topic in TOPICS if any(s.best == topic for s in scores)] or ["knowledge_base"]
     said = _said(message, parts, scores, language)
-    asked = [p for p, s in zip(parts, scores, strict=True) if s.best == "knowledge_base"]
+    if "travel" in topics and _asks_where_it_lies(message, said, language):
+        topics = [
+            topic for topic in TOPICS if (topic in topics or topic == "knowledge_base") and topic != "travel"
+        ]
+    asked = [
+        p for p, s in zip(parts, scores, strict=True) if s.best == "knowledge_base" or s.best not in topics
+    ]
     search = message if len(asked) in (0, len(parts)) else " ".join(asked)
     own = TurnRequest(
         message=message,
@@ -79,6 +93,27 @@ def read_conversation(
     for message in messages:
         request = read_turn(message, request, request.language if request else language, index)
     return request or read_turn("", None, language, index)
+
+
+def _asks_where_it_lies(message: str, said: Said, language: str) -> bool:
+    """Whether a turn read as travel asks how far a place of the estate lies ("is the estate of
+    Marly far from the palace?"), which the place's page says: the place is no journey's marked
+    origin ("from Marly") and no mode is named ("by car")."""
+    place = said.origin
+    if not place or said.mode or not any(subject_kind(c) == "places" for c in subjects_in(place, language)):
+        return False
+    return slots.marked_origin_in(_names_as_place(message, place, language), language) is None
+
+
+def _names_as_place(message: str, place: str, language: str) -> str:
+    """``message`` with the glossary's longer names of ``place`` written as ``place`` alone: the "de"
+    of "dominio de Marly" marks no origin."""
+    text = message
+    for concept, start, end in sorted(found_in(message, [language]), key=lambda found: -found[1]):
+        name = message[start:end]
+        if subject_kind(concept) == "places" and fold(place) in fold(name) and len(name) > len(place):
+            text = text[:start] + place + text[end:]
+    return text
 
 
 def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:

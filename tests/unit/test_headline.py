@@ -183,6 +183,28 @@ def test_a_date_heads_the_answer_only_from_the_clause_naming_the_asked_event() -
     assert _headlines(answer) == ["**Date**: 8 mars 1876 [1]"]
 
 
+@pytest.mark.parametrize(
+    ("text", "headline"),
+    [
+        (
+            "Le pavillon est repeint le 3 mai 1962 pour le ministre, né en 1901, député depuis 1936.",
+            [],
+        ),
+        (
+            "Le pavillon est repeint du 3 mai 1962 au 30 septembre 1962.",
+            ["**Date**: 3 mai 1962 · 30 septembre 1962 [1]"],
+        ),
+    ],
+)
+def test_dates_of_several_clauses_give_no_headline_a_range_in_one_clause_does(
+    text: str, headline: list[str]
+) -> None:
+    """With no event named to tell them apart, a guest's birth year could head the date asked."""
+    answer = _answer("Quand le pavillon a-t-il été repeint ?", [text], "fr")
+
+    assert _headlines(answer) == headline
+
+
 def test_a_question_asking_who_gets_no_date_headline() -> None:
     answer = _answer(
         "Qui a construit l'orgue de la chapelle ?",

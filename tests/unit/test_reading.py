@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from agents.language import read_language
+from agents.offline.reply import other_places
 from agents.offline.router import calls_for
 from agents.reading import slots
 from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
@@ -384,6 +385,41 @@ def test_a_route_to_another_known_place_is_not_asked_of_the_travel_tool(index: I
 
     assert request.travel is not None and request.travel.far
     assert _tools(request) == {"search_knowledge_base"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Is the Marly estate far from Versailles?", "en"),
+        ("¿El dominio de Marly está lejos de Versalles?", "es"),
+        ("Is het domein van Marly ver van Versailles?", "nl"),
+        ("O domínio de Marly fica longe de Versalhes?", "pt"),
+    ],
+)
+def test_how_far_a_place_of_the_estate_lies_is_asked_of_the_knowledge_base(
+    text: str, language: str, index: IntentIndex
+) -> None:
+    """Its page says where it lies; the travel tool only times a journey from it."""
+    assert _tools(read_turn(text, None, language, index)) == {"search_knowledge_base"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Combien de temps en voiture depuis le domaine de Marly ?", "fr"),
+        ("How do I get from the Marly estate to the palace?", "en"),
+        ("Comment aller du domaine de Marly au château ?", "fr"),
+    ],
+)
+def test_a_journey_from_a_place_of_the_estate_is_a_route(
+    text: str, language: str, index: IntentIndex
+) -> None:
+    assert _tools(read_turn(text, None, language, index)) == {"get_travel_info"}
+
+
+def test_the_estates_opera_is_not_read_as_the_paris_district_a_longer_name_is() -> None:
+    assert other_places("Quand l'Opéra royal a-t-il été restauré ?", "fr") == []
+    assert [p.id for p in other_places("L'Opéra Garnier ouvre-t-il le dimanche ?", "fr")] == ["opera"]
 
 
 # --- language ---------------------------------------------------------------------------------
