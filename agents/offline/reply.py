@@ -50,8 +50,9 @@ class Reading:
             parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         pool = sentences.candidates(brief.evidence, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
+        journey = bool(brief.request and "travel" in brief.request.topics)
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
-            if places := other_places(part.part, asked_in):  # found once per part, not per sentence
+            if places := other_places(part.part, asked_in, journey):  # once per part, not per sentence
                 part.ranked = [
                     (score, c) for score, c in part.ranked
                     if all(Gazetteer.mentions(f"{c.label} {c.text}", place) for place in places)
@@ -61,11 +62,12 @@ class Reading:
         return cls(brief, readings, summaries, pool)
 
 
-def other_places(part: str, language: str) -> list[Place]:
-    """Known places ``part`` names besides Versailles, Paris as a whole and a journey's origin; a
-    name that is also all of the name of a place of the estate ("Opéra" is the Opéra royal as well
-    as a district of Paris) is read as the estate's."""
-    origin = slots.marked_origin_in(part, language)
+def other_places(part: str, language: str, journey: bool = False) -> list[Place]:
+    """Known places ``part`` names besides Versailles and Paris as a whole, and, in a turn asking a
+    route (``journey``), its origin ("du" marks one in "depuis ou du Louvre", not in "les horaires
+    du Louvre"); a name that is also all of the name of a place of the estate ("Opéra" is the
+    Opéra royal as well as a district of Paris) is read as the estate's."""
+    origin = slots.marked_origin_in(part, language) if journey else None
     return [
         m.place for m in slots.places_in(part)
         if m.far and m.spelling != origin and not estate_place_name(m.spelling, language)

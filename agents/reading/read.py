@@ -18,7 +18,7 @@ from agents.offline.phrases import Cues
 from agents.reading import slots
 from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
 from agents.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
-from agents.reading.question_parts import content_words, question_parts
+from agents.reading.question_parts import content_words, part_kinds, question_parts
 from agents.reading.request import (
     TOPICS,
     KnowledgeBaseSlots,
@@ -37,6 +37,9 @@ PLACE_BONUS = 0.02  # a part naming where a journey could start leans that much 
 # for the weather: a day) must beat the knowledge base by this much more: a museum's opera house,
 # "the four seasons" or "the estate of Versailles" are topics of the knowledge base, not requests.
 UNMARKED_PENALTY = 0.03
+# What a route never answers: a place after a "from" that also means "of" ("le prix du musée
+# d'Orsay", "o horário do Louvre") marks no journey in a part asking for one of these.
+NOT_A_ROUTES_VALUE = frozenset({"price", "hours", "date", "phone", "age", "area", "count"})
 FRAGMENT_WORDS = 5  # a turn this short, with at most two topic words, may be a follow-up
 OPENED_FRAGMENT_WORDS = 8  # the same opening with "and" or "what about"
 FRAGMENT_TOPIC_WORDS = 2
@@ -121,7 +124,8 @@ def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
     none of whose own slots it names leans away from that tool."""
     if slots.origin_in(part, language):
         scores = scores.plus("travel", PLACE_BONUS)
-    routed = slots.mode_in(part) or slots.marked_origin_in(part, language)
+    asks_route = not {kind.name for kind in part_kinds([part], language)[0]} & NOT_A_ROUTES_VALUE
+    routed = slots.mode_in(part) or slots.marked_origin_in(part, language, genitive=asks_route)
     if not (routed or slots.deictic_origin_in(part, language)):
         scores = scores.plus("travel", -UNMARKED_PENALTY)
     if not slots.day_in(part):

@@ -234,9 +234,12 @@ def _after_marker(query: str, start: int, markers: list[str]) -> bool:
     return any(before == m or before.endswith(f" {m}") for before in candidates for m in keys)
 
 
-def marked_origin_in(text: str, language: str) -> str | None:
-    """A place named after an origin marker ("from Orly", "depuis la gare de Lyon", "パリから", "从巴黎")."""
+def marked_origin_in(text: str, language: str, genitive: bool = True) -> str | None:
+    """A place named after an origin marker ("from Orly", "depuis la gare de Lyon", "パリから", "从巴黎");
+    with ``genitive`` False, not after one that also means "of" ("les horaires du Louvre")."""
     query, markers = normalise(text), lexicon("origin_markers", language)
+    if not genitive:
+        markers = [m for m in markers if m not in lexicon("genitive_origin_markers", language)]
     for mention in places_in(text):
         if (
             not mention.is_palace

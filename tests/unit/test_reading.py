@@ -422,6 +422,28 @@ def test_the_estates_opera_is_not_read_as_the_paris_district_a_longer_name_is() 
     assert [p.id for p in other_places("L'Opéra Garnier ouvre-t-il le dimanche ?", "fr")] == ["opera"]
 
 
+@pytest.mark.parametrize(
+    "text", ["Quel est le tarif d'entrée du musée d'Orsay ?", "Combien coûte l'entrée du musée d'Orsay ?"]
+)
+def test_a_price_asked_of_a_place_after_a_word_meaning_of_or_from_is_no_route(
+    text: str, index: IntentIndex
+) -> None:
+    """ "du musée d'Orsay" reads as "from the museum" too; a route never answers a price."""
+    assert _tools(read_turn(text, None, "fr", index)) == {"search_knowledge_base"}
+
+
+def test_an_origin_after_a_word_meaning_of_is_read_only_where_it_may_be_one() -> None:
+    assert slots.marked_origin_in("Le prix du Louvre", "fr", genitive=False) is None
+    assert slots.marked_origin_in("Le prix du Louvre", "fr") == "Louvre"
+    assert slots.marked_origin_in("Combien de temps depuis le Louvre", "fr", genitive=False) == "Louvre"
+
+
+def test_another_place_named_after_of_restricts_the_quotes_unless_the_turn_asks_a_route() -> None:
+    """ "les horaires du Louvre" are the Louvre's, not the palace's; "du Louvre" in a route is its start."""
+    assert [p.id for p in other_places("Quels sont les horaires du musée du Louvre ?", "fr")] == ["louvre"]
+    assert other_places("Combien de temps faut-il du musée du Louvre au château ?", "fr", journey=True) == []
+
+
 # --- language ---------------------------------------------------------------------------------
 
 
