@@ -52,10 +52,13 @@ class Reading:
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         journey = bool(brief.request and "travel" in brief.request.topics)
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
-            if places := other_places(part.part, asked_in, journey):  # once per part, not per sentence
+            places = other_places(part.part, asked_in, journey)  # once per part, not per sentence
+            sites = slots.named_sites(part.part, asked_in)  # "Museu Rodin": no gazetteer place
+            if places or sites:
                 part.ranked = [
                     (score, c) for score, c in part.ranked
                     if all(Gazetteer.mentions(f"{c.label} {c.text}", place) for place in places)
+                    and all(slots.names(f"{c.label} {c.text}", site) for site in sites)
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
             part.answerable = answerability(part, pool, asked_in)

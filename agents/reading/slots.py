@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agents.answer.visitor_terms import concept_name, found_in
 from agents.offline.phrases import Cues, phrases
 from agents.reading.request import TravelMode
 from agents.tools.dates import EXTRA_DAY_OFFSETS, WEEKEND_WORDS
@@ -320,3 +321,40 @@ def opens_follow_up(text: str, language: str) -> bool:
 @lru_cache(maxsize=16)
 def _openers(language: str) -> Cues:
     return Cues([*phrases()["connectors"].get(language, []), *lexicon("follow_up_openers", language)])
+
+
+# Museums and palaces a visitor may name that neither the glossary nor the gazetteer knows
+# ("Museu Rodin", "Reggia di Caserta", "Schloss Chantilly", "the Rodin Museum").
+SITE_KINDS = frozenset({"museum", "palace"})
+_NAME_AFTER = re.compile(
+    r"\s+(?:(?:de|del|della|di|do|da|von|van|of|the)\s+)*(?:d['’])?(?P<name>[A-ZÀ-Þ][\w-]+)"
+)
+_NAME_BEFORE = re.compile(r"\S\s+(?P<name>[A-ZÀ-Þ][\w-]+)[\s-]$")  # not the text's first word
+_NAMED_BEFORE_IN = frozenset({"en", "de", "nl"})
+
+
+def named_sites(text: str, language: str) -> list[str]:
+    """Names of museums or palaces ``text`` names that are neither the glossary's nor the
+    gazetteer's nor Versailles: a sentence must name one to answer about it."""
+    names = []
+    for concept, start, end in found_in(text, [language, "en"]):
+        if concept_name(concept) not in SITE_KINDS:
+            continue
+        if after := _NAME_AFTER.match(text, end):
+            names.append(after.group("name"))
+        if language in _NAMED_BEFORE_IN and (before := _NAME_BEFORE.search(text[:start])):
+            names.append(before.group("name"))
+    return [
+        name
+        for name in dict.fromkeys(names)
+        if not found_in(name, [language, "en"]) and not places_in(name) and not _versailles(name)
+    ]
+
+
+def _versailles(name: str) -> bool:
+    return fold(name).startswith(("versa", "凡尔赛", "ヴェルサイユ"))
+
+
+def names(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` (a whole word, accents and case aside)."""
+    return re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", fold(text)) is not None

@@ -444,6 +444,24 @@ def test_another_place_named_after_of_restricts_the_quotes_unless_the_turn_asks_
     assert other_places("Combien de temps faut-il du musée du Louvre au château ?", "fr", journey=True) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "names"),
+    [
+        ("Le musée Bourdelle est-il ouvert le lundi ?", "fr", ["Bourdelle"]),
+        ("How much is the Bourdelle Museum?", "en", ["Bourdelle"]),
+        ("Quanto custa o Palácio da Pena?", "pt", ["Pena"]),
+        ("Museum Which opens first?", "en", []),  # a text's first word is no name
+        ("Quand a été construit le château de Versailles ?", "fr", []),
+        ("Combien coûte le musée des Carrosses ?", "fr", []),  # the glossary's
+        ("Le musée du Louvre est-il ouvert ?", "fr", []),  # the gazetteer's
+    ],
+)
+def test_museums_and_palaces_no_list_knows_are_read_by_their_name(
+    text: str, language: str, names: list[str]
+) -> None:
+    assert slots.named_sites(text, language) == names
+
+
 # --- language ---------------------------------------------------------------------------------
 
 
