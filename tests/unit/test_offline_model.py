@@ -182,13 +182,12 @@ def test_each_part_is_answered_from_its_own_sentence() -> None:
     [
         ("When was the Petit Trianon built?", "en", "**Date**: 1762 · 1768 [2]"),  # built, not finished
         ("Wann wurde das Petit Trianon gebaut?", "de", "**Datum**: 1762 · 1768 [2]"),
-        # "finished" names no event of the glossary: the dates of two clauses head nothing
-        ("プチ・トリアノンはいつ完成しましたか？", "ja", None),
-        ("Quand le Petit Trianon a-t-il été achevé ?", "fr", None),
+        ("プチ・トリアノンはいつ完成しましたか？", "ja", "**日付**: 1768年3月8日 [2]"),  # finished
+        ("Quand le Petit Trianon a-t-il été achevé ?", "fr", "**Date**: 8 mars 1768 [2]"),
     ],
 )
 def test_a_date_fact_is_written_the_visitors_way_and_the_quote_keeps_the_sources(
-    question: str, language: str, fact: str | None
+    question: str, language: str, fact: str
 ) -> None:
     quote = "Le Petit Trianon est construit entre 1762 et 1768 ; il est achevé le 8 mars 1768."
     evidence = [_passage(1, "Le Parc est ouvert tous les jours."), _passage(2, quote, title="Petit Trianon")]
@@ -196,7 +195,7 @@ def test_a_date_fact_is_written_the_visitors_way_and_the_quote_keeps_the_sources
     answer = _answer(question, evidence, language=language)
 
     headlines = [line for line in answer.splitlines() if line.startswith("**")]
-    assert headlines == ([fact] if fact else []) and f"“{quote}” [2]" in answer
+    assert headlines == [fact] and f"“{quote}” [2]" in answer
 
 
 def test_unrelated_evidence_gives_an_abstention_pointing_to_the_official_website() -> None:
