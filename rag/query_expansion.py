@@ -3,6 +3,8 @@
 BM25 over a French corpus cannot match "opening hours" or "Öffnungszeiten". Each glossary concept
 lists how visitors say it in several languages; a concept found in the query adds its terms in the
 corpus' language to the lexical query. The original words stay (names of places match as is).
+German and Dutch join words into one ("Kutschenmuseum", "koetsenmuseum"): a word made of two
+one-word terms of the glossary, with a linking "s", "n", "en" or "e" between them, names both.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from rag.lexicon.folding import fold_accents
 from rag.lexicon.languages import UNSPACED_LANGUAGES
 
 DEFAULT_GLOSSARY = PROJECT_ROOT / "data" / "glossary" / "visitor_terms.json"
+COMPOUNDING = frozenset({"de", "nl"})
+COMPOUND_LINKS = ("s", "n", "en", "e")  # between the two parts: "Führungs|zeiten", "Kutschen|museum"
+MIN_COMPOUND_PART = 4
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class Glossary:
     def __init__(self, concepts: Iterable[Concept]) -> None:
         self.concepts = list(concepts)
         self._patterns: dict[str, list[tuple[re.Pattern[str] | str, Concept]]] = {}
+        self._words: dict[str, dict[str, list[Concept]]] = {}
 
     @classmethod
     def load(cls, path: Path = DEFAULT_GLOSSARY) -> Glossary:
@@ -74,6 +80,9 @@ class Glossary:
                     or span[1] - span[0] > found[id(concept)][2] - found[id(concept)][1]
                 ):
                     found[id(concept)] = (concept, *span)
+            for concept, start, end in self._in_compounds(folded, language):
+                if id(concept) not in found:
+                    found[id(concept)] = (concept, start, end)
         hits = sorted(found.values(), key=lambda hit: hit[1])
         return [
             hit for hit in hits
@@ -87,11 +96,51 @@ class Glossary:
         for language in languages:
             if language == target:
                 continue
+            compounds = {id(concept) for concept, _, _ in self._in_compounds(folded, language)}
             for matcher, concept in self._matchers(language):
                 hit = matcher in folded if isinstance(matcher, str) else matcher.search(folded)
-                if hit:
+                if hit or id(concept) in compounds:
                     found.extend(t for t in concept.terms.get(target, ()) if t not in found)
         return found
+
+    def _in_compounds(self, folded: str, language: str) -> list[tuple[Concept, int, int]]:
+        """(concept, start, end) of the one-word terms a German or Dutch compound joins
+        ("kutschenmuseum": "kutschen" and "museum"), for words that are no term themselves."""
+        if language not in COMPOUNDING:
+            return []
+        words = self._one_word_terms(language)
+        found = []
+        for match in re.finditer(r"\w+", folded):
+            word, start = match.group(), match.start()
+            if word in words or len(word) < 2 * MIN_COMPOUND_PART:
+                continue
+            for cut in range(MIN_COMPOUND_PART, len(word) - MIN_COMPOUND_PART + 1):
+                head, tail = word[:cut], word[cut:]
+                link = next(
+                    (
+                        k
+                        for k in ("", *COMPOUND_LINKS)
+                        if head.endswith(k) and head[: len(head) - len(k)] in words
+                    ),
+                    None,
+                )
+                if link is not None and tail in words:
+                    found += [
+                        (c, start, start + cut - len(link)) for c in words[head[: len(head) - len(link)]]
+                    ]
+                    found += [(c, start + cut, match.end()) for c in words[tail]]
+                    break
+        return found
+
+    def _one_word_terms(self, language: str) -> dict[str, list[Concept]]:
+        if language not in self._words:
+            words: dict[str, list[Concept]] = {}
+            for concept in self.concepts:
+                for term in concept.terms.get(language, ()):
+                    if re.fullmatch(r"\w+", term) and len(term) >= MIN_COMPOUND_PART:
+                        words.setdefault(term, []).append(concept)
+            self._words[language] = words
+        return self._words[language]
 
 
 @lru_cache(maxsize=4)

@@ -104,3 +104,29 @@ def test_shipped_glossary_maps_opening_hours_to_french() -> None:
     assert DEFAULT_GLOSSARY.exists()
     assert glossary is not None
     assert any("horaire" in term for term in glossary.translate("opening hours", ["en"], "fr"))
+
+
+def _compound_glossary() -> Glossary:
+    return Glossary(
+        [
+            Concept({"fr": ("carrosses",), "de": ("kutschen",), "nl": ("koetsen",), "en": ("coaches",)}),
+            Concept({"fr": ("musee",), "de": ("museum",), "nl": ("museum",), "en": ("museum",)}),
+            Concept({"fr": ("visite guidee",), "de": ("fuhrung",), "en": ("tour",)}),
+            Concept({"fr": ("jardin",), "de": ("garten",), "en": ("garden",)}),
+        ]
+    )
+
+
+def test_a_german_or_dutch_compound_of_two_terms_names_both() -> None:
+    glossary = _compound_glossary()
+
+    assert glossary.translate("Wann öffnet das Kutschenmuseum?", ["de"], "fr") == ["carrosses", "musee"]
+    assert glossary.translate("Is het koetsenmuseum open?", ["nl"], "fr") == ["carrosses", "musee"]
+    assert [(start, end) for _, start, end in glossary.find("Die Gartenführung", ["de"])] == [(4, 10), (10, 17)]
+
+
+def test_a_word_is_read_as_a_compound_only_in_german_and_dutch_and_only_of_two_terms() -> None:
+    glossary = _compound_glossary()
+
+    assert glossary.translate("the coachesmuseum", ["en"], "fr") == []
+    assert glossary.translate("Das Kutschenhaus", ["de"], "fr") == []  # "haus" is no term
