@@ -115,19 +115,9 @@ class Glossary:
             if word in words or len(word) < 2 * MIN_COMPOUND_PART:
                 continue
             for cut in range(MIN_COMPOUND_PART, len(word) - MIN_COMPOUND_PART + 1):
-                head, tail = word[:cut], word[cut:]
-                link = next(
-                    (
-                        k
-                        for k in ("", *COMPOUND_LINKS)
-                        if head.endswith(k) and head[: len(head) - len(k)] in words
-                    ),
-                    None,
-                )
-                if link is not None and tail in words:
-                    found += [
-                        (c, start, start + cut - len(link)) for c in words[head[: len(head) - len(link)]]
-                    ]
+                tail = word[cut:]
+                if tail in words and (first := _term_before_link(word[:cut], words)):
+                    found += [(c, start, start + len(first)) for c in words[first]]
                     found += [(c, start + cut, match.end()) for c in words[tail]]
                     break
         return found
@@ -141,6 +131,12 @@ class Glossary:
                         words.setdefault(term, []).append(concept)
             self._words[language] = words
         return self._words[language]
+
+
+def _term_before_link(head: str, words: dict[str, list[Concept]]) -> str | None:
+    """The term ``head`` is, or is with a linking element after it ("kutschen", "führungs")."""
+    stems = (head[: len(head) - len(link)] for link in ("", *COMPOUND_LINKS) if head.endswith(link))
+    return next((stem for stem in stems if stem in words), None)
 
 
 @lru_cache(maxsize=4)

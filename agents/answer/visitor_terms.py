@@ -85,6 +85,15 @@ def is_qualifier(concept: Concept) -> bool:
     return concept_name(concept) in set(roles()["qualifiers"])
 
 
+def is_estate_place(name: str, language: str) -> bool:
+    """Whether all of ``name`` is a term of one of the glossary's places of the estate ("Opéra",
+    "domaine de Marly"), whatever else it may name (a Paris district, a town)."""
+    return any(
+        start == 0 and end == len(name) and subject_kind(concept) == "places"
+        for concept, start, end in found_in(name, [language, "en"])
+    )
+
+
 def subjects_in(text: str, language: str) -> list[Concept]:
     """The places, offers and groups of visitors ``text`` names."""
     return [c for c in unambiguous_in(text, [language]) if is_subject(c)]

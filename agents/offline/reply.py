@@ -11,12 +11,12 @@ from babel.lists import format_list
 from agents.answer import sentences
 from agents.answer.headline import headline
 from agents.answer.model import AnswerKind
-from agents.answer.visitor_terms import found_in, subject_kind
+from agents.answer.visitor_terms import is_estate_place
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline import reader
 from agents.offline.answerability import answerability
-from agents.offline.phrases import phrases, replies
+from agents.offline.phrases import Cues, phrases, replies
 from agents.reading import slots
 from agents.reading.question_parts import concepts_and_words, question_parts
 from agents.tools.gazetteer import Gazetteer, Place
@@ -53,12 +53,12 @@ class Reading:
         journey = bool(brief.request and "travel" in brief.request.topics)
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
             places = other_places(part.part, asked_in, journey)  # once per part, not per sentence
-            sites = slots.named_sites(part.part, asked_in)  # "Museu Rodin": no gazetteer place
+            sites = [Cues([site]) for site in slots.named_sites(part.part, asked_in)]  # "Museu Rodin"
             if places or sites:
                 part.ranked = [
                     (score, c) for score, c in part.ranked
                     if all(Gazetteer.mentions(f"{c.label} {c.text}", place) for place in places)
-                    and all(slots.names(f"{c.label} {c.text}", site) for site in sites)
+                    and all(site.find(f"{c.label} {c.text}") for site in sites)
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
             part.answerable = answerability(part, pool, asked_in)
@@ -73,16 +73,8 @@ def other_places(part: str, language: str, journey: bool = False) -> list[Place]
     origin = slots.marked_origin_in(part, language) if journey else None
     return [
         m.place for m in slots.places_in(part)
-        if m.far and m.spelling != origin and not estate_place_name(m.spelling, language)
+        if m.far and m.spelling != origin and not is_estate_place(m.spelling, language)
     ]  # fmt: skip
-
-
-def estate_place_name(name: str, language: str) -> bool:
-    """Whether all of ``name`` is a term of one of the glossary's places of the estate."""
-    return any(
-        start == 0 and end == len(name) and subject_kind(concept) == "places"
-        for concept, start, end in found_in(name, [language, "en"])
-    )
 
 
 def gap_analysis(reading: Reading) -> dict[str, Any]:

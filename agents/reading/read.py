@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from agents.answer.visitor_terms import (
     found_in,
+    is_estate_place,
     is_qualifier,
     is_subject,
     subject_kind,
-    subjects_in,
     unambiguous_in,
 )
 from agents.language import read_language
@@ -103,7 +103,7 @@ def _asks_where_it_lies(message: str, said: Said, language: str) -> bool:
     Marly far from the palace?"), which the place's page says: the place is no journey's marked
     origin ("from Marly") and no mode is named ("by car")."""
     place = said.origin
-    if not place or said.mode or not any(subject_kind(c) == "places" for c in subjects_in(place, language)):
+    if not place or said.mode or not is_estate_place(place, language):
         return False
     return slots.marked_origin_in(_names_as_place(message, place, language), language) is None
 

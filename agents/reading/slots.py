@@ -335,7 +335,7 @@ _NAMED_BEFORE_IN = frozenset({"en", "de", "nl"})
 
 def named_sites(text: str, language: str) -> list[str]:
     """Names of museums or palaces ``text`` names that are neither the glossary's nor the
-    gazetteer's nor Versailles: a sentence must name one to answer about it."""
+    gazetteer's: a sentence must name one to answer about it."""
     names = []
     for concept, start, end in found_in(text, [language, "en"]):
         if concept_name(concept) not in SITE_KINDS:
@@ -347,14 +347,5 @@ def named_sites(text: str, language: str) -> list[str]:
     return [
         name
         for name in dict.fromkeys(names)
-        if not found_in(name, [language, "en"]) and not places_in(name) and not _versailles(name)
+        if not found_in(name, [language, "en"]) and not places_in(name)  # Versailles is a place too
     ]
-
-
-def _versailles(name: str) -> bool:
-    return fold(name).startswith(("versa", "凡尔赛", "ヴェルサイユ"))
-
-
-def names(text: str, name: str) -> bool:
-    """Whether ``text`` names ``name`` (a whole word, accents and case aside)."""
-    return re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", fold(text)) is not None

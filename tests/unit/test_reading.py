@@ -388,33 +388,22 @@ def test_a_route_to_another_known_place_is_not_asked_of_the_travel_tool(index: I
 
 
 @pytest.mark.parametrize(
-    ("text", "language"),
+    ("text", "language", "tool"),
     [
-        ("Is the Marly estate far from Versailles?", "en"),
-        ("¿El dominio de Marly está lejos de Versalles?", "es"),
-        ("Is het domein van Marly ver van Versailles?", "nl"),
-        ("O domínio de Marly fica longe de Versalhes?", "pt"),
+        ("Is the Marly estate far from Versailles?", "en", "search_knowledge_base"),
+        ("¿El dominio de Marly está lejos de Versalles?", "es", "search_knowledge_base"),
+        ("Is het domein van Marly ver van Versailles?", "nl", "search_knowledge_base"),
+        ("O domínio de Marly fica longe de Versalhes?", "pt", "search_knowledge_base"),
+        ("Combien de temps en voiture depuis le domaine de Marly ?", "fr", "get_travel_info"),
+        ("How do I get from the Marly estate to the palace?", "en", "get_travel_info"),
+        ("Comment aller du domaine de Marly au château ?", "fr", "get_travel_info"),
     ],
 )
-def test_how_far_a_place_of_the_estate_lies_is_asked_of_the_knowledge_base(
-    text: str, language: str, index: IntentIndex
+def test_how_far_a_place_of_the_estate_lies_is_asked_of_the_knowledge_base_a_journey_from_it_is_a_route(
+    text: str, language: str, tool: str, index: IntentIndex
 ) -> None:
     """Its page says where it lies; the travel tool only times a journey from it."""
-    assert _tools(read_turn(text, None, language, index)) == {"search_knowledge_base"}
-
-
-@pytest.mark.parametrize(
-    ("text", "language"),
-    [
-        ("Combien de temps en voiture depuis le domaine de Marly ?", "fr"),
-        ("How do I get from the Marly estate to the palace?", "en"),
-        ("Comment aller du domaine de Marly au château ?", "fr"),
-    ],
-)
-def test_a_journey_from_a_place_of_the_estate_is_a_route(
-    text: str, language: str, index: IntentIndex
-) -> None:
-    assert _tools(read_turn(text, None, language, index)) == {"get_travel_info"}
+    assert _tools(read_turn(text, None, language, index)) == {tool}
 
 
 def test_the_estates_opera_is_not_read_as_the_paris_district_a_longer_name_is() -> None:
