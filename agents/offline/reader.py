@@ -119,12 +119,13 @@ def _closeness(
     closeness = [[0.0] * len(pool) for _ in parts]
     if embed_queries is None or vectors is None or not pool:
         return closeness
-    chosen: list[int] = []
-    for scores in cheap:
-        order = sorted(range(len(pool)), key=lambda i: -scores[i])
-        by_passage = {pool[i].number: i for i in reversed(order)}
-        chosen += [i for i in [*order[:EMBEDDED_PER_PART], *by_passage.values()] if i not in chosen]
-    chosen = sorted(chosen, key=lambda i: -max(scores[i] for scores in cheap))[:EMBEDDED_MAX]
+    orders = [sorted(range(len(pool)), key=lambda i, s=scores: -s[i]) for scores in cheap]
+    tops = [i for rank in range(EMBEDDED_PER_PART) for order in orders if rank < len(order) for i in [order[rank]]]
+    passage_bests = sorted(
+        {pool[i].number: i for order in orders for i in reversed(order)}.values(),
+        key=lambda i: -max(scores[i] for scores in cheap),
+    )
+    chosen = list(dict.fromkeys([*tops, *passage_bests]))[:EMBEDDED_MAX]
     texts = [f"{pool[i].label}: {pool[i].text}" if pool[i].label else pool[i].text for i in chosen]
     similarity = embed_queries(list(parts)) @ vectors(texts).T
     for row in range(len(parts)):
