@@ -115,12 +115,13 @@ def _closeness(
     vectors: PassageVectorCache | None,
 ) -> list[list[float]]:  # fmt: skip
     """Query-sentence closeness (0-1) of each part's best candidates and of each passage's best
-    candidate by the cheap signals; 0 for the others, which are not embedded."""
+    candidate by the cheap signals; 0 for the others, which are not embedded. The parts take turns:
+    each one's first, then each one's second..., so a part is never crowded out by the others."""
     closeness = [[0.0] * len(pool) for _ in parts]
     if embed_queries is None or vectors is None or not pool:
         return closeness
-    orders = [sorted(range(len(pool)), key=lambda i, s=scores: -s[i]) for scores in cheap]
-    tops = [i for rank in range(EMBEDDED_PER_PART) for order in orders if rank < len(order) for i in [order[rank]]]
+    orders = [sorted(range(len(pool)), key=scores.__getitem__, reverse=True) for scores in cheap]
+    tops = [order[rank] for rank in range(EMBEDDED_PER_PART) for order in orders if rank < len(order)]
     passage_bests = sorted(
         {pool[i].number: i for order in orders for i in reversed(order)}.values(),
         key=lambda i: -max(scores[i] for scores in cheap),

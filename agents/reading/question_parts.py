@@ -16,7 +16,7 @@ from agents.answer.visitor_terms import concept_name, found_in, roles
 from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types
 from rag.bm25 import tokenizer_for
-from rag.lexicon.folding import fold
+from rag.lexicon.folding import fold, folded_positions
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 from rag.query_expansion import Concept, load_glossary
 
@@ -65,9 +65,30 @@ def question_parts(question: str, language: str) -> list[str]:
         i > 0 and not UNSPACED_CHARACTER.search(p) and len(content_words(p, language)) < 2
         for i, p in enumerate(parts)
     ]
-    return [f"{p} ({parts[0]})" if lean[i] else p for i, p in enumerate(parts[:MAX_PARTS])] or (
-        [question.strip()] if question.strip() else []
-    )
+    read = [
+        f"{p} ({parts[0]})" if lean[i] else _with_predicate(p, parts[i - 1], language) if i else p
+        for i, p in enumerate(parts[:MAX_PARTS])
+    ]
+    return read or ([question.strip()] if question.strip() else [])
+
+
+def _with_predicate(part: str, previous: str, language: str) -> str:
+    """A part asking nothing of its own, given the previous part's predicate: "when were the Temple
+    and the Theatre finished?" asks "finished" of "the Theatre" too. A predicate is a glossary concept
+    that is none of a subject, a qualifier or a question, written in lower case (not a name):
+    "finished", "designed", "inaugurated"."""
+    if _asks(part):
+        return part
+    subjects = {name for role, names in roles().items() if isinstance(names, list) for name in names}
+    own = {concept_name(c) for c, _, _ in found_in(part, [language, "en"])}
+    starts = folded_positions(previous)[1]
+    spans = [
+        previous[starts[start] : starts[end - 1] + 1]
+        for concept, start, end in found_in(previous, [language, "en"])
+        if concept_name(concept) not in subjects | own and end <= len(starts)
+    ]
+    predicates = [span for span in spans if span.islower()]
+    return f"{part} ({' '.join(predicates)})" if predicates else part
 
 
 def _capitalised(words: list[str]) -> bool:

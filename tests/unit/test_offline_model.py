@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agents.answer.sentences import candidates
 from agents.brief import Brief, briefed_system, read_brief
 from agents.offline import OfflineChatModel
+from agents.offline.reader import EMBEDDED_MAX, read_parts
 from agents.reading.question_parts import question_parts
 from agents.schemas import Critique, GapAnalysis
+from rag.embeddings import PassageVectorCache
 from rag.passage import Passage
 
 TOOLS = [
@@ -139,6 +142,31 @@ def test_a_part_without_a_topic_of_its_own_stays_with_the_part_it_belongs_to() -
         "Où est le café",
         "Et combien (Où est le café)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "second"),
+    [
+        (
+            "Quand la chapelle a-t-elle été achevée et la grande orangerie ?",
+            "fr",
+            "la grande orangerie (achevée)",
+        ),
+        (
+            "Quand Louis XIV a-t-il inauguré la chapelle et la grande orangerie ?",
+            "fr",
+            "la grande orangerie (inauguré)",
+        ),
+        ("When was the Grand Trianon built and the Petit Trianon?", "en", "the Petit Trianon (built)"),
+        ("Wann wurde die Kapelle eingeweiht und das Petit Trianon?", "de", "das Petit Trianon (eingeweiht)"),
+        ("Quando fu costruito il Grand Trianon e quando il Petit Trianon?", "it", "quando il Petit Trianon"),
+    ],
+)
+def test_a_part_asking_nothing_of_its_own_takes_the_previous_parts_predicate(
+    question: str, language: str, second: str
+) -> None:
+    """ "Louis XIV" is a name, not a predicate; a part with a question word of its own keeps its words."""
+    assert question_parts(question, language)[1] == second
 
 
 def test_a_question_of_many_parts_is_capped() -> None:
@@ -356,3 +384,24 @@ def test_no_new_tool_call_once_the_tools_have_answered() -> None:
     )
 
     assert not reply.tool_calls and reply.text == ""
+
+
+def test_every_part_gets_its_best_sentences_embedded_however_many_sentences_the_others_have() -> None:
+    """The embedder's budget is shared out part by part: a third part whose words are rarer than the
+    first two parts' is still measured, not left at closeness 0."""
+    evidence = [
+        _passage(n, f"Le billet Château coûte {n} € et le Passeport coûte {n + 10} € en saison numéro {n}.")
+        for n in range(1, EMBEDDED_MAX + 4)
+    ]
+    evidence.append(_passage(40, "Ces bassins ont été restaurés en 2019."))
+    pool = candidates(evidence, "fr")
+    parts = ["Combien coûte le billet Château", "Combien coûte le Passeport", "Quand sont-ils rénovés"]
+
+    def same(texts: Any) -> np.ndarray:  # every text at cosine 1: what was embedded shows as close
+        return np.ones((len(texts), 2)) / np.sqrt(2)
+
+    readings = read_parts(parts, "fr", pool, same, PassageVectorCache(same))
+
+    best = readings[2].ranked[0][1]
+    assert best.text == "Ces bassins ont été restaurés en 2019."
+    assert readings[2].closeness[best.position] == 1.0
