@@ -1,7 +1,8 @@
 """How a visitor's question is cut into parts, and what each part asks: kinds of value, concepts, words.
 
-The question is cut on "?", ";" and each language's "and"-words (``[connectors]`` in
-data/offline/phrases.toml), never inside a name ("galerie des Sculptures et des Moulages"); a part
+The question is cut on "?", ";", each language's "and"-words (``[connectors]`` in
+data/offline/phrases.toml), never inside a name ("galerie des Sculptures et des Moulages"), and its
+"compared with"-words (``[comparisons]``); a part
 naming fewer than two topic words ("And how much?") is read with the first part; a part asking
 nothing of its own takes the previous part's kinds of value ("when were the Temple and the Theatre
 finished?"); at most ``MAX_PARTS`` parts.
@@ -42,34 +43,79 @@ def _asks(text: str) -> bool:
 
 def question_parts(question: str, language: str) -> list[str]:
     """The parts of ``question`` (at most ``MAX_PARTS``), each readable on its own."""
-    words = [*phrases()["connectors"].get(language, ()), *phrases()["connectors"]["en"]]
+    parts: list[tuple[str, bool]] = []  # (part, whether it is compared with the part before)
+    for piece, compared in _pieces(question, language):
+        piece = piece.strip(" ,.:¿¡、，\t")
+        if _has_topic(piece, language) or (parts and _asks(piece)):
+            parts.append((piece, compared))
+    read = []
+    for i, (part, compared) in enumerate(parts[:MAX_PARTS]):
+        lean = i > 0 and not UNSPACED_CHARACTER.search(part) and len(content_words(part, language)) < 2
+        if compared:
+            read.append(_compared(part, parts[i - 1][0], language))
+        elif lean:
+            read.append(f"{part} ({parts[0][0]})")
+        else:
+            read.append(_with_predicate(part, parts[i - 1][0], language) if i else part)
+    return read or ([question.strip()] if question.strip() else [])
+
+
+def _pieces(question: str, language: str) -> list[tuple[str, bool]]:
+    """``question`` cut at its breaks and joining words, each piece with whether a comparison word
+    ("compared with") put it against the piece before."""
+    comparisons = [*phrases()["comparisons"].get(language, ()), *phrases()["comparisons"]["en"]]
+    words = [*comparisons, *phrases()["connectors"].get(language, ()), *phrases()["connectors"]["en"]]
     latin = "|".join(re.escape(w) for w in words if not UNSPACED_CHARACTER.search(w))
     cjk = "|".join(re.escape(w) for w in words if UNSPACED_CHARACTER.search(w))
     connector = re.compile("|".join(filter(None, [latin and rf"(?<!\w)(?:{latin})(?!\w)", cjk])), re.I)
-    pieces: list[str] = []
+    comparing = {fold(w) for w in comparisons}
+    pieces: list[tuple[str, bool]] = []
     for sentence in _BREAK.split(question):
-        start = 0
+        start, compared = 0, False
         for match in connector.finditer(sentence):
             before, after = sentence[start : match.start()], sentence[match.end() :]
+            compares = fold(match.group()) in comparing
             name_after = [w for w in after.split() if w.lower() not in _NAME_WORDS][:1]
-            in_name = language != "de" and _capitalised(before.split()[-1:]) and _capitalised(name_after)
+            in_name = (
+                language != "de"
+                and not compares
+                and _capitalised(before.split()[-1:])
+                and _capitalised(name_after)
+            )
             if _has_topic(before, language) and _has_topic(after, language) and not in_name:
-                pieces.append(before)
-                start = match.end()
-        pieces.append(sentence[start:])
-    parts: list[str] = []
-    for piece in (p.strip(" ,.:¿¡、，\t") for p in pieces):
-        if _has_topic(piece, language) or (parts and _asks(piece)):
-            parts.append(piece)
-    lean = [
-        i > 0 and not UNSPACED_CHARACTER.search(p) and len(content_words(p, language)) < 2
-        for i, p in enumerate(parts)
+                pieces.append((before, compared))
+                start, compared = match.end(), compares
+        pieces.append((sentence[start:], compared))
+    return pieces
+
+
+def _subject_spans(text: str, language: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a subject (a place, an offer, a group of visitors): positions in ``text``."""
+    subjects = {
+        name for role in ("places", "offers", "visitors", "place_stand_ins") for name in roles()[role]
+    }
+    starts = folded_positions(text)[1]
+    return [
+        (starts[start], starts[end - 1] + 1)
+        for concept, start, end in found_in(text, [language, "en"])
+        if concept_name(concept) in subjects and end <= len(starts)
     ]
-    read = [
-        f"{p} ({parts[0]})" if lean[i] else _with_predicate(p, parts[i - 1], language) if i else p
-        for i, p in enumerate(parts[:MAX_PARTS])
+
+
+def _compared(part: str, previous: str, language: str) -> str:
+    """A part set against the previous one ("…the Theatre, compared with the Opera") asks what it
+    asks: it is given the previous part's lower-case topic words outside its subjects."""
+    spans = _subject_spans(previous, language)
+    topic = set(content_words(previous, language))
+    asked = [
+        m.group()
+        for m in _WORD.finditer(previous)
+        if m.group().islower()
+        and len(m.group()) > 2
+        and fold(m.group()) in topic
+        and not any(a <= m.start() < b for a, b in spans)
     ]
-    return read or ([question.strip()] if question.strip() else [])
+    return f"{part} ({' '.join(asked)})" if asked else part
 
 
 def _with_predicate(part: str, previous: str, language: str) -> str:

@@ -169,6 +169,33 @@ def test_a_part_asking_nothing_of_its_own_takes_the_previous_parts_predicate(
     assert question_parts(question, language)[1] == second
 
 
+@pytest.mark.parametrize(
+    ("question", "language", "parts"),
+    [
+        (
+            "Combien de places compte la chapelle royale par rapport à la galerie des Glaces ?",
+            "fr",
+            ["Combien de places compte la chapelle royale", "la galerie des Glaces (places compte)"],
+        ),
+        (
+            "How wide is the Grand Canal compared with the Swiss Pond?",
+            "en",
+            ["How wide is the Grand Canal", "the Swiss Pond (wide)"],
+        ),
+        (
+            "Wie alt ist die Orangerie im Vergleich zur Kapelle?",
+            "de",
+            ["Wie alt ist die Orangerie", "Kapelle (alt)"],
+        ),
+    ],
+)
+def test_a_part_compared_with_the_one_before_asks_the_same_of_its_own_subject(
+    question: str, language: str, parts: list[str]
+) -> None:
+    """Cut even between two names, and the asked words (not the first subject) carried over."""
+    assert question_parts(question, language) == parts
+
+
 def test_a_question_of_many_parts_is_capped() -> None:
     question = " ; ".join(f"le prix du billet numéro {n}" for n in range(40))
 
