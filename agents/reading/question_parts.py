@@ -1,11 +1,12 @@
 """How a visitor's question is cut into parts, and what each part asks: kinds of value, concepts, words.
 
-The question is cut on "?", ";", each language's "and"-words (``[connectors]`` in
-data/offline/phrases.toml), never inside a name ("galerie des Sculptures et des Moulages"), and its
-"compared with"-words (``[comparisons]``); a part
-naming fewer than two topic words ("And how much?") is read with the first part; a part asking
-nothing of its own takes the previous part's kinds of value ("when were the Temple and the Theatre
-finished?"); at most ``MAX_PARTS`` parts.
+The question is cut on "?", ";" and each language's "and"-words (``[connectors]`` in
+data/offline/phrases.toml), never inside a name ("galerie des Sculptures et des Moulages"), and on
+its "compared with"-words (``[comparisons]``), even between two names. A part naming fewer than
+two topic words ("And how much?") is read with the first part; a part asking nothing of its own
+takes the previous part's kinds of value and predicate ("when were the Chapel finished and the
+Orangery?"); a compared part takes the first part's asked words ("how wide is the Canal compared
+with the Pond?"); at most ``MAX_PARTS`` parts.
 """
 
 from __future__ import annotations
@@ -92,17 +93,22 @@ def _pieces(question: str, language: str) -> list[tuple[str, bool]]:
     return pieces
 
 
+def _named(text: str, language: str) -> list[tuple[str, int, int]]:
+    """(concept name, start, end) of the glossary concepts ``text`` names, as positions in ``text``."""
+    starts = folded_positions(text)[1]
+    return [
+        (concept_name(concept), starts[start], starts[end - 1] + 1)
+        for concept, start, end in found_in(text, [language, "en"])
+        if end <= len(starts)
+    ]
+
+
 def _subject_spans(text: str, language: str) -> list[tuple[int, int]]:
-    """Where ``text`` names a subject (a place, an offer, a group of visitors): positions in ``text``."""
+    """Where ``text`` names a subject (a place, an offer, a group of visitors)."""
     subjects = {
         name for role in ("places", "offers", "visitors", "place_stand_ins") for name in roles()[role]
     }
-    starts = folded_positions(text)[1]
-    return [
-        (starts[start], starts[end - 1] + 1)
-        for concept, start, end in found_in(text, [language, "en"])
-        if concept_name(concept) in subjects and end <= len(starts)
-    ]
+    return [(start, end) for name, start, end in _named(text, language) if name in subjects]
 
 
 def _compared(part: str, previous: str, language: str) -> str:
@@ -128,13 +134,10 @@ def _with_predicate(part: str, previous: str, language: str) -> str:
     "finished", "designed", "inaugurated"."""
     if _asks(part):
         return part
-    subjects = {name for role, names in roles().items() if isinstance(names, list) for name in names}
-    own = {concept_name(c) for c, _, _ in found_in(part, [language, "en"])}
-    starts = folded_positions(previous)[1]
+    roled = {name for names in roles().values() if isinstance(names, list) for name in names}
+    own = {name for name, _, _ in _named(part, language)}
     spans = [
-        previous[starts[start] : starts[end - 1] + 1]
-        for concept, start, end in found_in(previous, [language, "en"])
-        if concept_name(concept) not in subjects | own and end <= len(starts)
+        previous[start:end] for name, start, end in _named(previous, language) if name not in roled | own
     ]
     predicates = [span for span in spans if span.islower()]
     return f"{part} ({' '.join(predicates)})" if predicates else part
