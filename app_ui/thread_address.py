@@ -8,6 +8,7 @@ turn, silently starts a new conversation: the page never says whether an id exis
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
@@ -15,6 +16,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
+from agents.insights.masking import mask_personal
+from agents.insights.store import LoggedQuestion
 from app_ui.presenters import Turn
 
 PARAMETER = "c"  # short: the address is shared and read aloud
@@ -77,3 +80,20 @@ def _turn(question: str, values: dict[str, Any]) -> Turn:
         follow_ups=suggest_follow_ups(reply, language),  # the last turn shows them after a reload too
     )
     return turn
+
+
+def attach_logged_turns(turns: Sequence[Turn], logged: Sequence[LoggedQuestion]) -> dict[str, str]:
+    """Give each restored turn its row in the questions log (so its feedback buttons come back),
+    matched by its masked question from the newest turn back; return the verdicts already given
+    (``{turn id: "helpful" | "not_helpful" | "sent"}``, "sent" once a comment was written)."""
+    rows, verdicts = list(logged), dict[str, str]()
+    for turn in reversed(turns):
+        masked = mask_personal(turn.question)
+        found = next((i for i in range(len(rows) - 1, -1, -1) if rows[i].question == masked), None)
+        if turn.final is None or found is None:
+            continue
+        row, rows = rows[found], rows[:found]  # an older turn matches an older row
+        turn.final.turn_id = row.id
+        if row.feedback is not None:
+            verdicts[row.id] = "sent" if row.comment else row.feedback
+    return verdicts

@@ -5,6 +5,7 @@ The title, the examples and the input are drawn first; the models load behind th
 
 from __future__ import annotations
 
+import logging
 from functools import partial
 from typing import TYPE_CHECKING, Literal
 
@@ -15,12 +16,13 @@ from app_ui.accessibility import page_accessibility
 from app_ui.labels import Labels, ui_language
 from app_ui.presenters import Turn, escape
 from app_ui.session import page_labels, render_answer, render_question, start_session
-from app_ui.thread_address import PARAMETER, stored_turns, valid_thread_id
+from app_ui.thread_address import PARAMETER, attach_logged_turns, stored_turns, valid_thread_id
 from app_ui.turn_worker import QuestionQueue, TurnWorker
 
 if TYPE_CHECKING:
     from agents.service import AgentService
 
+logger = logging.getLogger(__name__)
 
 ButtonWidth = Literal["content", "stretch"]
 
@@ -85,7 +87,20 @@ def _open_conversation() -> None:
         if turns:  # else a new conversation, silently: the page says nothing about other ids
             st.session_state.thread_id, st.session_state.turns = wanted, turns
             st.session_state.language = turns[-1].final.language if turns[-1].final else None
+            st.session_state.feedback = _logged_feedback(service, wanted, turns)
     st.query_params[PARAMETER] = st.session_state.thread_id
+
+
+def _logged_feedback(service: AgentService | None, thread_id: str, turns: list[Turn]) -> dict[str, str]:
+    """The restored turns' rows in the questions log, and the verdicts given on them; none when
+    the log cannot be read (the turns then show no feedback buttons, as before)."""
+    if service is None or service.questions is None:
+        return {}
+    try:
+        return attach_logged_turns(turns, service.questions.thread_turns(thread_id))
+    except Exception as error:  # noqa: BLE001 - feedback is a courtesy: never break the page
+        logger.warning("The questions log could not be read (%s).", type(error).__name__)
+        return {}
 
 
 def _answer_live(worker: TurnWorker, service: AgentService | None, labels: Labels, problem: str) -> None:

@@ -232,6 +232,18 @@ class QuestionLog:
             )
             return [_logged(row) for row in cursor.fetchall()]
 
+    def thread_turns(self, thread_id: str) -> list[LoggedQuestion]:
+        """The logged turns of one conversation, oldest first (a reload gives back their feedback)."""
+        self.ensure_schema()
+        with self.database.cursor() as cursor:
+            cursor.execute(
+                self.database.sql(
+                    f"SELECT {COLUMNS} FROM visitor_questions WHERE thread_id = ? ORDER BY asked_at"
+                ),
+                (thread_id,),
+            )
+            return [_logged(row) for row in cursor.fetchall()]
+
     def vectors(self, embedder: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         """Cached embeddings of questions, by question hash."""
         self.ensure_schema()

@@ -11,7 +11,7 @@ from agents.config import AgentSettings
 from agents.insights.store import QuestionLog
 from app_ui.feedback import COMMENT_CHARS
 from app_ui.labels import Labels
-from tests.app.conftest import start_app
+from tests.app.conftest import APP, start_app
 
 
 def _ask(at: AppTest, question: str) -> AppTest:
@@ -67,3 +67,24 @@ def test_each_answer_has_its_own_buttons(indexed: Path) -> None:
 
     first, second = _logged().questions()
     assert first.feedback is None and second.feedback == "not_helpful"
+
+
+def test_a_reload_brings_back_the_feedback_buttons_and_the_verdicts_given(indexed: Path) -> None:
+    """The restored turns keep their rows in the log: an answer already judged is thanked, the
+    other still asks, and a verdict given after the reload is stored with the right turn."""
+    english = Labels("en")
+    at = _ask(_ask(start_app(), "What are the opening hours of the palace?"), "How much is a ticket?")
+    _button(at, english["helpful"], turn=0).click().run()
+    thread_id = at.session_state.thread_id
+
+    again = AppTest.from_file(APP, default_timeout=60)
+    again.query_params["c"] = thread_id
+    again.run()
+
+    assert not again.exception, again.exception
+    assert [button.label for button in again.button].count(english["helpful"]) == 1
+    assert english["feedback_thanks"] in [caption.value for caption in again.caption]
+    _button(again, english["not_helpful"]).click().run()
+    first, second = _logged().questions()
+    assert (first.feedback, second.feedback) == ("helpful", "not_helpful")
+    assert second.id == again.session_state.turns[1].final.turn_id

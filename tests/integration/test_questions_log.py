@@ -17,6 +17,8 @@ import pytest
 from agents.config import AgentSettings
 from agents.events import FinalAnswer
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
+from app_ui.presenters import Turn
+from app_ui.thread_address import attach_logged_turns
 from tests.reliability.turn_worker import build_service
 
 THREAD = "web-visitor-1"
@@ -161,3 +163,24 @@ def test_evaluation_questions_stay_out_of_the_log_and_asked_ones_are_in(
 
     log = QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_path=tmp_path / "threads.sqlite"))
     assert [row.question for row in log.questions()] == ["Is the palace closed on Monday?"]
+
+
+def test_a_reload_matches_each_restored_turn_with_its_own_row(store: dict[str, Any]) -> None:
+    """By masked question, newest first: a question with an e-mail matches its masked row, a
+    repeated question matches the later row for the later turn, and a turn whose row was deleted
+    (retention) gets none; only this thread's rows are read."""
+    log = QuestionLog.for_settings(AgentSettings(_env_file=None, **store))
+    asked = ["Write to me at ana@example.org", "When does it open?", "When does it open?"]
+    for n, (question, thread) in enumerate([*((q, THREAD) for q in asked), (asked[1], "web-other")]):
+        verdict = "helpful" if n == 1 else None
+        row = LoggedQuestion(question, "en", "answered", thread, asked_at=time.time() + n, feedback=verdict)
+        log.record(row)
+    turns = [
+        Turn(q, final=FinalAnswer(answer="…", language="en")) for q in ["Was there a pruned one?", *asked]
+    ]
+
+    verdicts = attach_logged_turns(turns, log.thread_turns(THREAD))
+
+    rows = log.thread_turns(THREAD)
+    assert [t.final.turn_id for t in turns if t.final] == ["", *(row.id for row in rows)]
+    assert verdicts == {rows[1].id: "helpful"}
