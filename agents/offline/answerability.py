@@ -6,8 +6,7 @@ Four signals of the part's best sentences, each from 0 to 1:
   an offer, "photo"...) that one of its three best sentences names, with its label, headings and
   the sentence before it (1 when it names none);
 - ``words``: the share of the part's other topic words (``topic_words``: not "coûte", which only
-  asks for a price; nor a common word of its language, "our", "still", ``common_words``) found
-  anywhere in the evidence (a word the
+  asks for a price) found anywhere in the evidence (a word the
   knowledge base never uses, "pharmacie", "drone", "Caserta", is what it does not cover);
 - ``score``: the reader's own score of the best sentence (needs met, kind of value, retrieval).
 A logistic model turns them into the probability that the part is answerable. Its weights were
@@ -26,10 +25,10 @@ from dataclasses import asdict, dataclass
 from agents.answer import sentences
 from agents.answer.visitor_terms import topics, unambiguous_in
 from agents.offline import reader
-from agents.reading.question_parts import common_words, topic_words
+from agents.reading.question_parts import topic_words
 
-WEIGHTS = {"closeness": 4.167, "topics": 2.432, "words": 1.012, "score": 1.459}
-BIAS = -6.265
+WEIGHTS = {"closeness": 3.222, "topics": 2.279, "words": 0.743, "score": 1.563}
+BIAS = -5.601
 TOP = 3
 UNKNOWN_CLOSENESS = 0.65  # with no embedder: an in-scope part's typical closeness (tune half)
 
@@ -55,8 +54,7 @@ def signals(part: reader.PartReading, pool: Sequence[sentences.Candidate], langu
         return None
     best = [candidate for _, candidate in part.ranked[:TOP]]
     named = topics(unambiguous_in(part.part, [language, "en"]))
-    common = common_words(language)
-    words = [word for word in topic_words(part.part, language, part.kinds) if word not in common]
+    words = topic_words(part.part, language, part.kinds)
     target = best[0].language
     met = max(_share(sentences.needs_of(named, [], target), [sentences.around(c, pool)]) for c in best)
     everywhere = [c.stems | c.context for c in pool if c.language == target]

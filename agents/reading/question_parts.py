@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
-
-from stop_words import StopWordError, get_stop_words
 
 from agents.answer.visitor_terms import concept_name, found_in, roles
 from agents.offline.phrases import phrases, word_set
@@ -173,13 +170,3 @@ def topic_words(part: str, language: str, kinds: Sequence[AnswerType]) -> list[s
     """The part's topic words outside glossary concepts, less those that only ask for its kind of
     value ("coûte", "loin"): a sentence answering it need not repeat them."""
     return [w for w in concepts_and_words(part, language)[1] if not any(k.cues.search(w) for k in kinds)]
-
-
-@lru_cache(maxsize=16)
-def common_words(language: str) -> frozenset[str]:
-    """The language's common words (folded; the ``stop-words`` package), a fuller list than
-    retrieval's stop words: "our", "still", "pueden" name no topic."""
-    try:
-        return frozenset(fold(word) for word in get_stop_words(language))
-    except StopWordError:  # a language it has no list for
-        return frozenset()

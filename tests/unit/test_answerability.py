@@ -10,13 +10,11 @@ import tomllib
 import pytest
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 
-from agents.answer.sentences import candidates
 from agents.brief import Brief, briefed_system
 from agents.offline import OfflineChatModel
-from agents.offline.answerability import Signals, signals
+from agents.offline.answerability import Signals
 from agents.offline.phrases import PHRASES_FILE
-from agents.offline.reader import ANSWERABLE_FROM, read_parts
-from agents.reading.question_parts import common_words
+from agents.offline.reader import ANSWERABLE_FROM
 from rag.passage import Passage
 
 NEARBY = [
@@ -49,19 +47,6 @@ def test_more_signals_met_make_a_part_more_likely_answerable() -> None:
     strong = Signals(closeness=0.8, topics=1.0, words=1.0, score=1.3)
 
     assert weak.probability() < ANSWERABLE_FROM < strong.probability()
-
-
-def test_common_words_of_a_question_are_not_topics_the_evidence_must_hold() -> None:
-    """A sentence answering "does our parliament still meet…" need not say "our" or "still": the
-    words signal reads the topic words only; a language without a list keeps every word."""
-    text = "The parliament meets in the Congress Hall for its joint sessions."
-    pool = candidates([Passage(number=1, chunk_id="c1", title="Info", source="https://example.org/1",
-                               text=text, score=1.0)], "en")  # fmt: skip
-    part = read_parts(["Does our parliament still meet in the Congress Hall"], "en", pool)[0]
-
-    assert signals(part, pool, "en") == Signals(closeness=0.65, topics=1.0, words=1.0, score=part.score)
-    assert {"our", "still"} <= common_words("en") and "parliament" not in common_words("en")
-    assert "pueden" in common_words("es") and common_words("ko-x") == frozenset()
 
 
 def test_a_question_the_evidence_does_not_cover_is_declined() -> None:
