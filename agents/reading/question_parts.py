@@ -4,7 +4,7 @@ The question is cut on "?", ";" and each language's "and"-words (``[connectors]`
 data/offline/phrases.toml), never inside a name ("galerie des Sculptures et des Moulages"), and on
 its "compared with"-words (``[comparisons]``), even between two names. A part naming fewer than
 two topic words ("And how much?") is read with the first part; a part asking nothing of its own
-takes the previous part's kinds of value and predicate ("when were the Chapel finished and the
+takes the previous part's kinds of value and predicate ("when was the Chapel finished and the
 Orangery?"); a compared part takes the first part's asked words ("how wide is the Canal compared
 with the Pond?"); at most ``MAX_PARTS`` parts.
 """
