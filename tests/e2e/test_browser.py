@@ -415,9 +415,12 @@ def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
         # The page draws a restored answer in steps: read it once its suggested questions, drawn last, show.
         expect(messages.nth(3)).to_contain_text(english["follow_ups"], timeout=60_000)
         after = [messages.nth(n).inner_text() for n in range(4)]
-    # Each question and answer as shown (an older turn's sources may be pruned with its checkpoints).
+    # Each question and answer as shown (an older turn's sources may be pruned with its checkpoints),
+    # and each answer with its feedback buttons again.
+    answer_ends = (english["sources"], english["feedback_question"])
     for shown, restored in zip(before, after, strict=True):
-        assert restored.split(english["sources"])[0].strip() == shown.split(english["sources"])[0].strip()
+        assert _before_any(restored, answer_ends) == _before_any(shown, answer_ends)
+    assert all(english["feedback_question"] in after[n] for n in (1, 3))
     ends = (english["feedback_question"], english["follow_ups"])  # what follows the answer itself
     newest = [_before_any(text, ends) for text in (after[3], before[3])]
     assert newest[0] == newest[1]  # the newest answer: its sources too
