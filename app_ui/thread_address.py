@@ -86,7 +86,8 @@ def attach_logged_turns(turns: Sequence[Turn], logged: Sequence[LoggedQuestion])
     """Give each restored turn its row in the questions log (so its feedback buttons come back),
     matched by its masked question from the newest turn back; return the verdicts already given
     (``{turn id: "helpful" | "not_helpful" | "sent"}``, "sent" once a comment was written)."""
-    rows, verdicts = list(logged), dict[str, str]()
+    rows = list(logged)
+    verdicts: dict[str, str] = {}
     for turn in reversed(turns):
         masked = mask_personal(turn.question)
         found = next((i for i in range(len(rows) - 1, -1, -1) if rows[i].question == masked), None)

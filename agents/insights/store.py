@@ -222,25 +222,21 @@ class QuestionLog:
 
     def questions(self, since: float | None = None) -> list[LoggedQuestion]:
         """The logged turns asked since ``since`` (epoch seconds), oldest first."""
-        self.ensure_schema()
-        with self.database.cursor() as cursor:
-            cursor.execute(
-                self.database.sql(
-                    f"SELECT {COLUMNS} FROM visitor_questions WHERE asked_at >= ? ORDER BY asked_at"
-                ),
-                (since or 0.0,),
-            )
-            return [_logged(row) for row in cursor.fetchall()]
+        return self._select("asked_at >= ?", since or 0.0)
 
     def thread_turns(self, thread_id: str) -> list[LoggedQuestion]:
         """The logged turns of one conversation, oldest first (a reload gives back their feedback)."""
+        return self._select("thread_id = ?", thread_id)
+
+    def _select(self, condition: str, value: object) -> list[LoggedQuestion]:
+        """The logged turns meeting ``condition`` (one ``?`` placeholder), oldest first."""
         self.ensure_schema()
         with self.database.cursor() as cursor:
             cursor.execute(
                 self.database.sql(
-                    f"SELECT {COLUMNS} FROM visitor_questions WHERE thread_id = ? ORDER BY asked_at"
+                    f"SELECT {COLUMNS} FROM visitor_questions WHERE {condition} ORDER BY asked_at"
                 ),
-                (thread_id,),
+                (value,),
             )
             return [_logged(row) for row in cursor.fetchall()]
 

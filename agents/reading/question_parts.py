@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.answer.visitor_terms import concept_name, found_in, roles
+from agents.answer.visitor_terms import concept_name, found_in, is_subject, roles, topics
 from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types
 from rag.bm25 import tokenizer_for
@@ -90,22 +90,24 @@ def _pieces(question: str, language: str) -> list[tuple[str, bool]]:
     return pieces
 
 
-def _named(text: str, language: str) -> list[tuple[str, int, int]]:
-    """(concept name, start, end) of the glossary concepts ``text`` names, as positions in ``text``."""
+def _named(text: str, language: str) -> list[tuple[Concept, int, int]]:
+    """(concept, start, end) of the glossary concepts ``text`` names, as positions in ``text``."""
     starts = folded_positions(text)[1]
     return [
-        (concept_name(concept), starts[start], starts[end - 1] + 1)
+        (concept, starts[start], starts[end - 1] + 1)
         for concept, start, end in found_in(text, [language, "en"])
         if end <= len(starts)
     ]
 
 
+def _is_subject(concept: Concept) -> bool:
+    """A place, an offer, a group of visitors, or a word standing for a place ("the palace")."""
+    return is_subject(concept) or concept_name(concept) in roles()["place_stand_ins"]
+
+
 def _subject_spans(text: str, language: str) -> list[tuple[int, int]]:
-    """Where ``text`` names a subject (a place, an offer, a group of visitors)."""
-    subjects = {
-        name for role in ("places", "offers", "visitors", "place_stand_ins") for name in roles()[role]
-    }
-    return [(start, end) for name, start, end in _named(text, language) if name in subjects]
+    """Where ``text`` names a subject."""
+    return [(start, end) for concept, start, end in _named(text, language) if _is_subject(concept)]
 
 
 def _compared(part: str, previous: str, language: str) -> str:
@@ -131,10 +133,11 @@ def _with_predicate(part: str, previous: str, language: str) -> str:
     "finished", "designed", "inaugurated"."""
     if _asks(part):
         return part
-    roled = {name for names in roles().values() if isinstance(names, list) for name in names}
-    own = {name for name, _, _ in _named(part, language)}
+    own = {concept_name(concept) for concept, _, _ in _named(part, language)}
     spans = [
-        previous[start:end] for name, start, end in _named(previous, language) if name not in roled | own
+        previous[start:end]
+        for concept, start, end in _named(previous, language)
+        if topics([concept]) and not _is_subject(concept) and concept_name(concept) not in own
     ]
     predicates = [span for span in spans if span.islower()]
     return f"{part} ({' '.join(predicates)})" if predicates else part
