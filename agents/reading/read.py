@@ -155,8 +155,13 @@ def _weather(said: Said) -> WeatherSlots:
 
 
 def _travel(message: str, said: Said, language: str) -> TravelSlots:
-    """The route's slots; a journey ending at another known place (not the Palace) is ``far``."""
-    others = [m for m in slots.places_in(message) if not m.is_versailles and m.spelling != said.origin]
+    """The route's slots; a journey ending at another known place (not the Palace) is ``far``. A
+    journey leaving Versailles ends at the other place it names, even where that was read as the
+    origin: the travel tool's routes all end at the Palace."""
+    leaving = slots.leaves_versailles(message, language)
+    others = [
+        m for m in slots.places_in(message) if not m.is_versailles and (leaving or m.spelling != said.origin)
+    ]
     return TravelSlots(origin=said.origin, mode=said.mode, far=any(m.far for m in others))
 
 

@@ -251,6 +251,22 @@ def marked_origin_in(text: str, language: str, genitive: bool = True) -> str | N
     return None
 
 
+def leaves_versailles(text: str, language: str) -> bool:
+    """Whether a journey starts at Versailles ("from Versailles to Disneyland", "ヴェルサイユから"): the
+    Palace or its town after an origin marker that does not also mean "of" ("le parc de Versailles")."""
+    query = normalise(text)
+    markers = [
+        m
+        for m in lexicon("origin_markers", language)
+        if m not in lexicon("genitive_origin_markers", language)
+    ]
+    return any(
+        (mention.is_palace or mention.is_bare_town_of_versailles)
+        and (_after_marker(query, mention.start, markers) or _cjk_marked(text, mention.spelling, markers))
+        for mention in places_in(text)
+    )
+
+
 def origin_in(text: str, language: str) -> str | None:
     """Where a journey starts: a place after an origin marker, else the only place named besides
     Versailles ("staying near Bastille"), else the words after a long marker ("from Lyon")."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import HumanMessage
 
-from agents.answer.visitor_terms import concept_name, roles
+from agents.answer.visitor_terms import concept_name, roles, unambiguous_in
 from agents.brief import Brief, briefed_system
 from agents.offline import OfflineChatModel
 from rag.passage import Passage
@@ -265,3 +265,18 @@ def test_a_chinese_or_japanese_part_gets_no_headline_when_its_quotes_disagree_on
 
     assert _headlines(_answer(question, evidence, language)) == []
     assert len(_headlines(_answer(question, evidence[:1], language))) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Pour une sortie de classe, faut-il réserver ?", "fr"),
+        ("Les élèves peuvent-ils pique-niquer dans le parc ?", "fr"),
+    ],
+)
+def test_a_class_outing_is_read_as_a_school_trip_not_as_a_listed_monument(text: str, language: str) -> None:
+    """ "classe" and "classé" fold alike: the World Heritage concept no longer has the bare "classé"."""
+    named = {concept_name(c) for c in unambiguous_in(text, [language, "en"])}
+
+    assert "school trip" in named
+    assert "unesco" not in named

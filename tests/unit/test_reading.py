@@ -388,6 +388,26 @@ def test_a_route_to_another_known_place_is_not_asked_of_the_travel_tool(index: I
 
 
 @pytest.mark.parametrize(
+    ("text", "language", "tools"),
+    [
+        ("How long does it take from Versailles to Giverny by car?", "en", {"search_knowledge_base"}),
+        ("Quanto ci vuole in treno da Versailles al Parc Astérix?", "it", {"search_knowledge_base"}),
+        ("从凡尔赛到卢浮宫打车要多少钱？", "zh", {"search_knowledge_base"}),
+        # Back to Paris is the same line as the way there: the travel tool's answer still serves.
+        ("Wie komme ich vom Schloss Versailles zurück nach Paris?", "de", {"get_travel_info"}),
+        # "de Versailles" also means "of Versailles": no journey is read as leaving it.
+        ("Comment aller au parc de Versailles depuis Paris ?", "fr", {"get_travel_info"}),
+    ],
+)
+def test_a_journey_leaving_versailles_for_another_known_place_is_not_asked_of_the_travel_tool(
+    text: str, language: str, tools: set[str], index: IntentIndex
+) -> None:
+    """Every route the travel tool gives ends at the Palace; before, the other place was read as the
+    origin and the visitor got the way from it to Versailles."""
+    assert _tools(read_turn(text, None, language, index)) == tools
+
+
+@pytest.mark.parametrize(
     ("text", "language", "tool"),
     [
         ("Is the Marly estate far from Versailles?", "en", "search_knowledge_base"),
