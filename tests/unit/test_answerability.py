@@ -112,3 +112,25 @@ def test_the_answer_kind_rides_on_the_streamed_reply_too() -> None:
 
     whole = sum(chunks[1:], chunks[0])
     assert isinstance(whole, AIMessageChunk) and whole.response_metadata["answer_kind"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("宮殿の近くに薬局はありますか？", "ja"),
+        ("城堡附近有超市吗？", "zh"),
+        ("Gibt es einen Waschsalon in der Nähe des Schlosses?", "de"),
+        ("Onde posso trocar dinheiro perto do palácio?", "pt"),
+    ],
+)
+def test_a_service_the_evidence_never_names_is_declined_in_every_script(question: str, language: str) -> None:
+    """The glossary names the service, so its need is not met: a Chinese or Japanese part, whose
+    other words are not read, is no longer taken as fully met."""
+    assert _reply(question, NEARBY, language).response_metadata["answer_kind"] == "not_found"
+
+
+@pytest.mark.parametrize(("question", "language"), [("トイレはどこですか？", "ja"), ("厕所在哪里？", "zh")])
+def test_a_service_the_evidence_names_is_answered_in_chinese_and_japanese(
+    question: str, language: str
+) -> None:
+    assert _reply(question, NEARBY, language).response_metadata["answer_kind"] == "answered"
