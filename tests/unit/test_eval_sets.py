@@ -45,7 +45,9 @@ def turns() -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-@pytest.mark.parametrize("name", ["conversations.jsonl", "scope.jsonl", "tool_paraphrases.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["conversations.jsonl", "scope.jsonl", "tool_paraphrases.jsonl", "out_of_scope_unseen.jsonl"]
+)
 def test_ids_are_unique_and_both_halves_hold_every_language(name: str) -> None:
     items = rows(name)
     assert len({item["id"] for item in items}) == len(items)
@@ -128,6 +130,13 @@ def test_the_scope_set_has_60_out_of_scope_questions_and_as_many_controls() -> N
     assert {(item["type"], half_of(item["id"])) for item in items} == {
         (kind, half) for kind in ("fact", "out_of_scope") for half in ("tune", "check")
     }
+
+
+def test_the_unseen_set_holds_only_out_of_scope_questions_four_per_language() -> None:
+    items = rows("out_of_scope_unseen.jsonl")
+    assert Counter(item["lang"] for item in items) == dict.fromkeys(SUPPORTED_LANGUAGES, 4)
+    assert all(item["type"] == "out_of_scope" and not item["answers"] for item in items)
+    assert all(item["expected_tools"] == ["search_knowledge_base"] for item in items)
 
 
 def test_the_paraphrases_hold_tool_requests_and_look_alike_negatives() -> None:
