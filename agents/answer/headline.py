@@ -20,7 +20,9 @@ model's ``agents.offline.RankedPart``) gets a headline from it.
 - no other sentence stating such a value meets more of the part's other words (the asked office's
   phone number), and the sentence's months are not all other than the asked ones;
 - for a Chinese or Japanese part, whose words outside the glossary are not read, no other quoted
-  sentence states other values of that kind for the same subject;
+  sentence states other values of that kind for the same subject, and the part names a place, an
+  offer or a group of visitors of the glossary when it has such words ("故宫博物院几点开门？" names
+  none, so its subject may be what is not read);
 - the part is more likely answerable than not (``answerability.py``: probability 0.5 or more).
 No headline is better than a wrong one: the quotes below it still show the evidence.
 """
@@ -46,7 +48,7 @@ from agents.answer.visitor_terms import (
     unambiguous_in,
 )
 from agents.offline.phrases import phrases, replies
-from agents.reading.question_parts import topic_words
+from agents.reading.question_parts import topic_words, unread_words
 from rag.answer_types import AnswerType
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 from rag.query_expansion import Concept
@@ -94,6 +96,8 @@ def headline(part: RankedPart, question: str, pool: Sequence[Candidate], languag
     words = topic_words(part.part, language, part.kinds)
     best = part.best()
     unread = bool(UNSPACED_CHARACTER.search(part.part))  # its words outside the glossary are not read
+    if unread and not subjects_in(part.part, language) and unread_words(part.part, language):
+        return None  # its subject may be in the words not read ("故宫博物院": not the estate's)
     for candidate in best:
         for kind in kinds:
             if values := _stated(kind, candidate):

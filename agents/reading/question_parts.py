@@ -19,11 +19,12 @@ from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types
 from rag.bm25 import tokenizer_for
 from rag.lexicon.folding import fold, folded_positions
-from rag.lexicon.scripts import UNSPACED_CHARACTER
+from rag.lexicon.scripts import HAN, KATAKANA, UNSPACED_CHARACTER
 from rag.query_expansion import Concept, load_glossary
 
 MAX_PARTS = 6
 _WORD = re.compile(r"\w+(?:['-]\w+)*")
+_UNREAD_RUN = re.compile(rf"[{KATAKANA}{HAN}a-z]{{2,}}")  # hiragana, which marks grammar, left out
 _BREAK = re.compile(r"[?!;？！；。\n]+")
 _NAME_WORDS = frozenset({"de", "des", "du", "la", "le", "les", "the", "of"})
 
@@ -167,6 +168,19 @@ def concepts_and_words(part: str, language: str) -> tuple[list[Concept], list[st
     asking = roles()["question"]
     concepts = [concept for concept, _, _ in found if concept_name(concept) not in asking]
     return concepts, content_words(outside, language)
+
+
+def unread_words(part: str, language: str) -> list[str]:
+    """A Chinese or Japanese part's runs of two or more ideographs, katakana or Latin letters
+    outside the glossary's terms ("電気代", "故宫博物院"): what it says that the reader cannot read,
+    since ``content_words`` finds no word in them."""
+    outside = fold(part)
+    for concept, _, _ in found_in(part, [language, "en"]):  # every time a term is named, not only once
+        for term in sorted({t for lang in (language, "en") for t in concept.terms.get(lang, ())}, key=len)[
+            ::-1
+        ]:
+            outside = outside.replace(term, " " * len(term))
+    return _UNREAD_RUN.findall(outside)
 
 
 def topic_words(part: str, language: str, kinds: Sequence[AnswerType]) -> list[str]:

@@ -280,3 +280,17 @@ def test_a_class_outing_is_read_as_a_school_trip_not_as_a_listed_monument(text: 
 
     assert "school trip" in named
     assert "unesco" not in named
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [("故宫博物院几点开门？", "zh"), ("宮殿の電気代はいくらですか？", "ja")],
+)
+def test_a_chinese_or_japanese_part_whose_subject_may_be_unread_gets_no_headline(
+    question: str, language: str
+) -> None:
+    """Its words outside the glossary ("故宫博物院", "電気代") may be what it asks about, and it names
+    no place, offer or group of visitors of the glossary: the quotes show, no value heads them."""
+    evidence = ["La galerie est ouverte de 12h30 à 18h30.", "Chaque année, il coûte 10 €."]
+
+    assert _headlines(_answer(question, evidence, language)) == []
