@@ -54,5 +54,9 @@ def test_feedback_from_the_visitor_page_reaches_the_insights(
         expect(gaps).to_be_visible(timeout=120_000)
         expect(page.get_by_text("Der Preis für Kinder fehlt.", exact=False)).to_be_visible()
         page.get_by_test_id("stExpander").first.scroll_into_view_if_needed()
+        for table in page.get_by_test_id("stDataFrame").all():  # drawn on a canvas once loaded
+            table.scroll_into_view_if_needed()
+            expect(table.locator("canvas").first).to_be_visible(timeout=20_000)
+        page.get_by_test_id("stExpander").first.scroll_into_view_if_needed()
         page.wait_for_timeout(800)
         page.screenshot(path=shots / "console-insights.png", full_page=True)
