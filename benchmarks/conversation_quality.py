@@ -1,6 +1,6 @@
 """The agent on the development conversations: topic switches, ellipses, declining, reply language.
 
-Usage: python -m benchmarks.conversation_quality [--index DIR] [--limit N]
+Usage: python -m benchmarks.conversation_quality [--index DIR] [--limit N] [--conversations FILE]
 Plays data/eval/conversations.jsonl through the real service (the offline model unless a key is
 set; weather and travel tools offline), each conversation in its own thread, and scores every turn
 (benchmarks/_turns.py): headline figures, then per kind of turn and per conversation language, for
@@ -49,12 +49,16 @@ def headline(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+CONVERSATIONS = EVAL_SETS / "conversations.jsonl"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--index", type=Path, default=BENCH_INDEX)
     parser.add_argument("--limit", type=int, default=None, help="play only the first N conversations")
+    parser.add_argument("--conversations", type=Path, default=CONVERSATIONS, help="a conversation set")
     args = parser.parse_args()
-    conversations = read_jsonl(EVAL_SETS / "conversations.jsonl")[: args.limit]
+    conversations = read_jsonl(args.conversations)[: args.limit]
     today, rows = dt.date.today(), []
     with tempfile.TemporaryDirectory() as folder:
         service = offline_service(args.index, Path(folder))
@@ -81,7 +85,10 @@ def main() -> None:
             )
             head = f"{row['id']}.{row['turn']} {row['lang']} {row['kind']}"
             print(f"  {head}: {', '.join(missed) or row.get('error')} | tools={row.get('tools')} {calls}")
-    save_result("conversation_quality", {"model": service.model_name, "halves": halves, "turns": rows})
+    name = "conversation_quality" + (
+        "" if args.conversations == CONVERSATIONS else f"_{args.conversations.stem}"
+    )
+    save_result(name, {"model": service.model_name, "halves": halves, "turns": rows})
 
 
 if __name__ == "__main__":

@@ -139,6 +139,17 @@ def test_the_unseen_set_holds_only_out_of_scope_questions_four_per_language() ->
     assert all(item["expected_tools"] == ["search_knowledge_base"] for item in items)
 
 
+def test_the_unseen_conversations_end_with_an_out_of_scope_follow_up_two_per_language() -> None:
+    conversations = rows("conversations_unseen.jsonl")
+    assert Counter(c["lang"] for c in conversations) == dict.fromkeys(SUPPORTED_LANGUAGES, 2)
+    assert len({c["id"] for c in conversations}) == len(conversations)
+    for conversation in conversations:
+        first, last = conversation["turns"]
+        assert first["kind"] in {"kb", "weather", "travel"} and first["expect_tools"]
+        assert last["kind"] == "out_of_scope" and last["decline"] is True
+        assert {"get_weather", "get_travel_info"} <= set(last["forbid_tools"])
+
+
 def test_the_paraphrases_hold_tool_requests_and_look_alike_negatives() -> None:
     items = rows("tool_paraphrases.jsonl")
     negatives = [item for item in items if item["type"] == "negative"]
