@@ -7,7 +7,10 @@
 3. **Scores.** For each part and sentence: the multilingual embedder's query-sentence cosine, the
    part's needs the sentence meets (IDF-weighted over the evidence; a glossary concept is met by
    its terms in the sentence's language, the passage's headings count half), whether it holds a
-   value of the kind asked for (``rag.answer_types``), and its passage's retrieval score. Only the
+   value of the kind asked for (``rag.answer_types``), whether the months it names (a season
+   standing for its months, as the visit calendar defines them) include those the part asks about
+   or leave them all out ("en décembre": "fermée en basse saison", not "ouverte d'avril à
+   octobre"), and its passage's retrieval score. Only the
    best candidates by the cheap signals are embedded (about 50 ms a sentence on 2 cores).
 4. **Verdict.** A part is answered when its calibrated answerability (``answerability.py``) reaches
    ``ANSWERABLE_FROM`` and a sentence scores ``ANSWER_THRESHOLD``; it is searched again below
@@ -23,8 +26,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agents.answer.qualifiers import months_covered
 from agents.answer.sentences import Candidate, Need, met, needs_of
+from agents.answer.visitor_terms import concept_name, found_in
 from agents.reading.question_parts import concepts_and_words, part_kinds
+from agents.visit_calendar.rules import load_calendar, month_day
 from rag.answer_types import AnswerType, type_match
 from rag.embeddings import PassageVectorCache
 
@@ -32,7 +38,8 @@ Embed = Callable[[Sequence[str]], np.ndarray]
 
 ANSWER_THRESHOLD, SEARCH_MORE_BELOW, ANSWERABLE_FROM = 0.55, 0.8, 0.375
 QUOTED_PER_PART, CLOSE_TO_BEST = 3, 0.7  # quoted: the best sentences scoring within 70 % of the first
-WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "retrieval": 0.1}
+WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "months": 0.5, "retrieval": 0.1}
+SEASONS = {"high season": "high", "low season": "low"}  # glossary concept -> the calendar's season
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
 EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 16
 
@@ -82,6 +89,29 @@ def need_coverage(needs: Sequence[Need], pool: Sequence[Candidate]) -> list[floa
     ]  # fmt: skip
 
 
+def months_fit(asked: set[int], candidate: Candidate) -> float:
+    """1 when the sentence's months meet the ``asked`` ones, -1 when it names months and leaves them
+    all out, 0 when either names none. A season stands for its months (the visit calendar's)."""
+    if not asked:
+        return 0.0
+    text = f"{candidate.label} {candidate.text}"
+    named = months_covered(text)
+    for concept, _, _ in found_in(text, [candidate.language]):
+        if season := SEASONS.get(concept_name(concept)):
+            named |= _season_months(season)
+    return 0.0 if not named else 1.0 if named & asked else -1.0
+
+
+def _season_months(name: str) -> set[int]:
+    """The months a season of the visit calendar spans, whole or in part."""
+    months: set[int] = set()
+    for season in load_calendar().seasons:
+        if season.name == name:
+            (first, _), (last, _) = month_day(season.starts), month_day(season.ends)
+            months |= {(first - 1 + step) % 12 + 1 for step in range((last - first) % 12 + 1)}
+    return months
+
+
 def read_parts(
     parts: Sequence[str], language: str, pool: Sequence[Candidate], embed_queries: Embed | None = None,
     vectors: PassageVectorCache | None = None,
@@ -90,6 +120,7 @@ def read_parts(
     readings, cheap = [], []
     for part, kinds in zip(parts, part_kinds(parts, language), strict=True):
         scores = [0.0] * len(pool)
+        asked = months_covered(part)
         for target in {c.language for c in pool}:
             group = [i for i, c in enumerate(pool) if c.language == target]
             coverage = need_coverage(part_needs(part, language, target), [pool[i] for i in group])
@@ -97,6 +128,7 @@ def read_parts(
                 scores[i] = (
                     WEIGHTS["needs"] * covered
                     + WEIGHTS["type"] * type_match(kinds, pool[i].text)
+                    + WEIGHTS["months"] * months_fit(asked, pool[i])
                     + WEIGHTS["retrieval"] * pool[i].retrieval
                 )
         readings.append(PartReading(part, kinds))

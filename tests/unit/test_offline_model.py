@@ -432,3 +432,27 @@ def test_every_part_gets_its_best_sentences_embedded_however_many_sentences_the_
     best = readings[2].ranked[0][1]
     assert best.text == "Ces bassins ont été restaurés en 2019."
     assert readings[2].closeness[best.position] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("part", "language"),
+    [
+        ("La galerie des Sculptures sera-t-elle ouverte en décembre", "fr"),
+        ("Is the Sculpture Gallery open in January", "en"),
+        ("¿Está abierta la galería de esculturas en febrero", "es"),
+    ],
+)
+def test_a_sentence_on_the_asked_months_season_outranks_one_on_other_months(part: str, language: str) -> None:
+    """Winter months fall in the low season (the visit calendar's): "closed in the low season"
+    answers them, "open from April to October" leaves them out."""
+    pool = candidates(
+        [
+            _passage(1, "La galerie des Sculptures est ouverte d'avril à octobre de 12h30 à 18h30."),
+            _passage(2, "La galerie des Sculptures est fermée en basse saison."),
+        ],
+        "fr",
+    )
+
+    best = read_parts([part], language, pool)[0].ranked[0][1]
+
+    assert "basse saison" in best.text
