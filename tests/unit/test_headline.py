@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage
 from agents.answer.visitor_terms import concept_name, roles, unambiguous_in
 from agents.brief import Brief, briefed_system
 from agents.offline import OfflineChatModel
+from agents.reading.question_parts import concepts_and_words
 from rag.passage import Passage
 from rag.query_expansion import load_glossary
 
@@ -294,3 +295,23 @@ def test_a_chinese_or_japanese_part_whose_subject_may_be_unread_gets_no_headline
     evidence = ["La galerie est ouverte de 12h30 à 18h30.", "Chaque année, il coûte 10 €."]
 
     assert _headlines(_answer(question, evidence, language)) == []
+
+
+def test_the_singular_great_stable_names_the_stables_in_german() -> None:
+    named = {concept_name(c) for c in unambiguous_in("Wann wurde die Große Stallung gebaut?", ["de", "en"])}
+
+    assert "stables" in named
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "word"),
+    [
+        ("Seit wann gibt es das Museum?", "de", "seit"),
+        ("Desde cuándo existe el museo?", "es", "desde"),
+        ("Sinds wanneer bestaat het museum?", "nl", "sinds"),
+    ],
+)
+def test_since_when_asks_when_and_is_no_topic_word(text: str, language: str, word: str) -> None:
+    """ "seit" is no word a sentence answering the question must hold."""
+    assert "when" in {concept_name(c) for c in unambiguous_in(text, [language])}
+    assert word not in concepts_and_words(text, language)[1]
