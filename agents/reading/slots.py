@@ -198,8 +198,29 @@ def places_in(text: str) -> list[PlaceMention]:
         if found:
             start = min(position for position, _ in found)
             spelling = max((s for _, s in found), key=lambda s: len(normalise(s)))
-            mentions.append(PlaceMention(place, spelling, start))
+            if not (place.kind in _TOWNS and _street_before().search(query[:start])):
+                mentions.append(PlaceMention(place, spelling, start))
     return sorted(_outermost(mentions), key=lambda mention: mention.start)
+
+
+_TOWNS = frozenset({"town", "city"})
+
+
+def _without_streets(text: str) -> str:
+    """``text`` with its street names blanked out ("on the Avenue de Paris" -> "on the ")."""
+    words = "|".join(
+        map(re.escape, sorted({w for table in _lexicon()["street_words"].values() for w in table}))
+    )
+    name = r"[A-ZÀ-Þ][\w'’-]*(?:[\s-][A-ZÀ-Þ][\w'’-]*)*"  # capitalised words: "Saint-Cloud", "Paris"
+    street = rf"(?<!\w)(?i:{words})\s+(?i:de|du|des|d['’])\s*(?:(?i:la)\s+|(?i:l)['’])?{name}"
+    return re.sub(street, lambda match: " " * len(match.group()), text)
+
+
+@lru_cache(maxsize=1)
+def _street_before() -> re.Pattern[str]:
+    """ "avenue de |", "rue du |": a town after it names a street ("avenue de Paris")."""
+    words = {normalise(w) for table in _lexicon()["street_words"].values() for w in table}
+    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, sorted(words)))})\s+(?:de|du|des|d['’])\s*$")
 
 
 def _outermost(mentions: list[PlaceMention]) -> list[PlaceMention]:
@@ -279,7 +300,7 @@ def origin_in(text: str, language: str) -> str | None:
         return None
     named = Cues(m.spelling for m in places_in(text)).find(text)
     rest = "".join(" " if any(a <= i < b for a, b in named) else c for i, c in enumerate(text))
-    if close := gazetteer().find(rest):  # a spelling off by a letter or two ("Inválidos")
+    if close := gazetteer().find(_without_streets(rest)):  # a spelling off by a letter or two ("Inválidos")
         return None if close.rank == 0 else close.name
     return _words_after_marker(text, language, lexicon("origin_markers", language))
 

@@ -376,6 +376,33 @@ def test_the_origin_is_the_place_after_a_from_word(text: str, language: str, ori
     assert slots.origin_in(text, language) == origin
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Y a-t-il un parking avenue de Paris ?",
+        "Is the hotel on the Avenue de Paris far?",
+        "Rue de Versailles ?",
+    ],
+)
+def test_a_town_in_a_street_name_is_no_place(text: str) -> None:
+    """ "avenue de Paris" is a street of Versailles: it names no journey from Paris."""
+    assert slots.places_in(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Y a-t-il un parking avenue de Paris ?", "fr"),
+        ("Can I leave my car overnight on the Avenue de Paris?", "en"),
+    ],
+)
+def test_a_parking_question_on_a_street_named_after_paris_is_no_route(
+    text: str, language: str, index: IntentIndex
+) -> None:
+    """Neither the gazetteer's names nor its look-up of a misspelt one read the street as Paris."""
+    assert _tools(read_turn(text, None, language, index)) == {"search_knowledge_base"}
+
+
 def test_a_place_inside_another_places_name_is_not_named_twice() -> None:
     assert [m.spelling for m in slots.places_in("Un bus part-il de Pont de Sèvres ?")] == ["Pont de Sèvres"]
 
