@@ -104,12 +104,17 @@ def months_covered(text: str) -> set[int]:
         match, first = named[index]
         if index + 1 < len(named) and _RANGE.fullmatch(_between(folded, match, named[index + 1][0])):
             last = named[index + 1][1]
-            covered |= {(first - 1 + step) % 12 + 1 for step in range((last - first) % 12 + 1)}
+            covered |= months_between(first, last)
             index += 2
             continue
         covered.add(first)
         index += 1
     return covered
+
+
+def months_between(first: int, last: int) -> set[int]:
+    """The months from ``first`` to ``last`` included, across the new year if need be (11, 3: Nov-Mar)."""
+    return {(first - 1 + step) % 12 + 1 for step in range((last - first) % 12 + 1)}
 
 
 def _between(folded: str, first: re.Match[str], second: re.Match[str]) -> str:

@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
-from agents.answer.qualifiers import months_covered
+from agents.answer.qualifiers import months_between, months_covered
 from agents.answer.sentences import Candidate, Need, met, needs_of
 from agents.answer.visitor_terms import concept_name, found_in
 from agents.reading.question_parts import concepts_and_words, part_kinds
@@ -102,14 +103,14 @@ def months_fit(asked: set[int], candidate: Candidate) -> float:
     return 0.0 if not named else 1.0 if named & asked else -1.0
 
 
-def _season_months(name: str) -> set[int]:
+@lru_cache(maxsize=4)
+def _season_months(name: str) -> frozenset[int]:
     """The months a season of the visit calendar spans, whole or in part."""
     months: set[int] = set()
     for season in load_calendar().seasons:
         if season.name == name:
-            (first, _), (last, _) = month_day(season.starts), month_day(season.ends)
-            months |= {(first - 1 + step) % 12 + 1 for step in range((last - first) % 12 + 1)}
-    return months
+            months |= months_between(month_day(season.starts)[0], month_day(season.ends)[0])
+    return frozenset(months)
 
 
 def read_parts(

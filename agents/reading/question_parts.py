@@ -176,9 +176,8 @@ def unread_words(part: str, language: str) -> list[str]:
     since ``content_words`` finds no word in them."""
     outside = fold(part)
     for concept, _, _ in found_in(part, [language, "en"]):  # every time a term is named, not only once
-        for term in sorted({t for lang in (language, "en") for t in concept.terms.get(lang, ())}, key=len)[
-            ::-1
-        ]:
+        terms = {t for lang in (language, "en") for t in concept.terms.get(lang, ())}
+        for term in sorted(terms, key=len, reverse=True):
             outside = outside.replace(term, " " * len(term))
     return _UNREAD_RUN.findall(outside)
 

@@ -208,19 +208,31 @@ _TOWNS = frozenset({"town", "city"})
 
 def _without_streets(text: str) -> str:
     """``text`` with its street names blanked out ("on the Avenue de Paris" -> "on the ")."""
-    words = "|".join(
-        map(re.escape, sorted({w for table in _lexicon()["street_words"].values() for w in table}))
-    )
-    name = r"[A-ZÀ-Þ][\w'’-]*(?:[\s-][A-ZÀ-Þ][\w'’-]*)*"  # capitalised words: "Saint-Cloud", "Paris"
-    street = rf"(?<!\w)(?i:{words})\s+(?i:de|du|des|d['’])\s*(?:(?i:la)\s+|(?i:l)['’])?{name}"
-    return re.sub(street, lambda match: " " * len(match.group()), text)
+    return _street_name().sub(lambda match: " " * len(match.group()), text)
+
+
+@lru_cache(maxsize=1)
+def _street_words() -> str:
+    """The street words of every language, as written and normalised, as a regular expression's
+    alternatives."""
+    written = {w for table in _lexicon()["street_words"].values() for w in table}
+    words = written | {normalise(w) for w in written}
+    return "|".join(map(re.escape, sorted(words)))
 
 
 @lru_cache(maxsize=1)
 def _street_before() -> re.Pattern[str]:
-    """ "avenue de |", "rue du |": a town after it names a street ("avenue de Paris")."""
-    words = {normalise(w) for table in _lexicon()["street_words"].values() for w in table}
-    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, sorted(words)))})\s+(?:de|du|des|d['’])\s*$")
+    """ "avenue de |", "rue du |" in normalised text: a town after it names a street ("avenue de Paris")."""
+    return re.compile(rf"(?<!\w)(?:{_street_words()})\s+(?:de|du|des|d['’])\s*$")
+
+
+@lru_cache(maxsize=1)
+def _street_name() -> re.Pattern[str]:
+    """A street word, "de" and the capitalised words of a name: "Avenue de Paris", "rue de Saint-Cloud"."""
+    name = r"[A-ZÀ-Þ][\w'’-]*(?:[\s-][A-ZÀ-Þ][\w'’-]*)*"
+    return re.compile(
+        rf"(?<!\w)(?i:{_street_words()})\s+(?i:de|du|des|d['’])\s*(?:(?i:la)\s+|(?i:l)['’])?{name}"
+    )
 
 
 def _outermost(mentions: list[PlaceMention]) -> list[PlaceMention]:
@@ -256,12 +268,18 @@ def _after_marker(query: str, start: int, markers: list[str]) -> bool:
     return any(before == m or before.endswith(f" {m}") for before in candidates for m in keys)
 
 
+def _origin_markers(language: str, genitive: bool) -> list[str]:
+    """The origin markers of ``language``; with ``genitive`` False, not those also meaning "of"."""
+    markers = lexicon("origin_markers", language)
+    return (
+        markers if genitive else [m for m in markers if m not in lexicon("genitive_origin_markers", language)]
+    )
+
+
 def marked_origin_in(text: str, language: str, genitive: bool = True) -> str | None:
     """A place named after an origin marker ("from Orly", "depuis la gare de Lyon", "パリから", "从巴黎");
     with ``genitive`` False, not after one that also means "of" ("les horaires du Louvre")."""
-    query, markers = normalise(text), lexicon("origin_markers", language)
-    if not genitive:
-        markers = [m for m in markers if m not in lexicon("genitive_origin_markers", language)]
+    query, markers = normalise(text), _origin_markers(language, genitive)
     for mention in places_in(text):
         if (
             not mention.is_palace
@@ -275,12 +293,7 @@ def marked_origin_in(text: str, language: str, genitive: bool = True) -> str | N
 def leaves_versailles(text: str, language: str) -> bool:
     """Whether a journey starts at Versailles ("from Versailles to Disneyland", "ヴェルサイユから"): the
     Palace or its town after an origin marker that does not also mean "of" ("le parc de Versailles")."""
-    query = normalise(text)
-    markers = [
-        m
-        for m in lexicon("origin_markers", language)
-        if m not in lexicon("genitive_origin_markers", language)
-    ]
+    query, markers = normalise(text), _origin_markers(language, genitive=False)
     return any(
         (mention.is_palace or mention.is_bare_town_of_versailles)
         and (_after_marker(query, mention.start, markers) or _cjk_marked(text, mention.spelling, markers))
