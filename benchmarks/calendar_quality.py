@@ -6,6 +6,9 @@ routes it as the offline model does, runs ``get_visit_calendar`` with the questi
 checks the day, open or closed (and why), the hours, last admission and free entry against the
 expected values, and that the summary cites a source. Prints both fixed halves (tune / check) and the
 tool's median and worst time per call (target: 20 ms).
+
+Then the questions of data/eval/date_questions_outside.jsonl, on days of things the calendar does not
+hold (a pharmacy, another museum): the share left to the knowledge base, with no calendar call.
 """
 
 from __future__ import annotations
@@ -63,7 +66,24 @@ def run(show_misses: bool) -> dict[str, Any]:
         payload[half] = {key: round(sum(r[key] for r in members) / n, 3) if n else None
                          for key in ("routed", "right", "cited")} | {"questions": n}  # fmt: skip
     payload["tool_ms"] = {"median": round(statistics.median(timings), 2), "max": round(max(timings), 2)}
+    payload["outside"] = outside(index, show_misses)
     return payload
+
+
+def outside(index: Any, show_misses: bool) -> dict[str, Any]:
+    """Per half, the share of questions on another subject's day that call no calendar."""
+    rows = []
+    for question in read_jsonl(EVAL_SETS / "date_questions_outside.jsonl"):
+        request = read_turn(question["question"], None, None, index)
+        calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+        rows.append({"id": question["id"], "language": question["language"], "left": not calls})
+        if show_misses and calls:
+            print(f"MISS {question['id']} {question['question']!r}: calendar called {calls}")
+    return {
+        half: {"left_to_knowledge_base": round(sum(r["left"] for r in members) / len(members), 3),
+               "questions": len(members)}
+        for half, members in split_halves(rows).items()
+    }  # fmt: skip
 
 
 def main() -> None:
@@ -74,6 +94,10 @@ def main() -> None:
         figures = payload[half]
         print(f"{half:5} n={figures['questions']:2}  routed {figures['routed']:.3f}  "
               f"right {figures['right']:.3f}  cited {figures['cited']:.3f}")  # fmt: skip
+    for half in ("tune", "check", "all"):
+        figures = payload["outside"][half]
+        print(f"{half:5} n={figures['questions']:2}  other subjects left to the knowledge base "
+              f"{figures['left_to_knowledge_base']:.3f}")  # fmt: skip
     print(f"get_visit_calendar: median {payload['tool_ms']['median']} ms, max {payload['tool_ms']['max']} ms")
     print(f"saved to {save_result('calendar_quality', payload)}")
 

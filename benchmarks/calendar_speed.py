@@ -27,8 +27,9 @@ def main() -> None:
     questions = read_jsonl(EVAL_SETS / "date_questions.jsonl")
     service = CalendarService(today=lambda: dt.date(2026, 11, 24))
     calls = [
-        (date_phrase_in(q["question"]) or "today", places_asked(q["question"])[0], q["language"])
+        (date_phrase_in(q["question"]) or "today", place, q["language"])
         for q in questions
+        for place in places_asked(q["question"], q["language"])[:1]
     ]
     for call in calls:
         service.get(*call)

@@ -71,7 +71,7 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
         return []
     return [
         ("get_visit_calendar", {"date": day, "place": place, "language": request.language})
-        for place in places_asked(request.question)
+        for place in places_asked(request.question, request.language)
     ]
 
 

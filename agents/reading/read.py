@@ -28,6 +28,7 @@ from agents.reading.request import (
     WeatherSlots,
 )
 from agents.tools.travel import parse_mode
+from agents.visit_calendar.asked import asks_calendar
 from rag.lexicon.folding import fold
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 from rag.lexicon.transport import MODE_WORDS
@@ -128,7 +129,7 @@ def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
     routed = slots.mode_in(part) or slots.marked_origin_in(part, language, genitive=asks_route)
     if not (routed or slots.deictic_origin_in(part, language)):
         scores = scores.plus("travel", -UNMARKED_PENALTY)
-    if not slots.day_in(part):
+    if not slots.day_in(part) or asks_calendar(part):  # a day's opening or price is no forecast's
         scores = scores.plus("weather", -UNMARKED_PENALTY)
     return scores
 

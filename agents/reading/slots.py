@@ -152,12 +152,23 @@ def _day_of_month() -> re.Pattern[str]:
     )
 
 
-def day_in(text: str) -> str | None:
-    """The first day the text names, as written ("demain", "next Saturday" -> "Saturday", "14 juillet")."""
+def day_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a day: numeric dates, day words ("demain", "Sunday"), days of a month."""
     folded, starts = folded_positions(text)
     found = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(text)]
     found += _day_words().find(text)
-    found += [(starts[m.start()], starts[m.end() - 1] + 1) for m in _day_of_month().finditer(folded)]
+    return found + [(starts[m.start()], starts[m.end() - 1] + 1) for m in _day_of_month().finditer(folded)]
+
+
+@lru_cache(maxsize=1)
+def day_modifiers() -> Cues:
+    """The words that say which occurrence of a day is meant ("prochain", "next", "来週")."""
+    return Cues(w for table in _lexicon()["day_modifiers"].values() for w in table)
+
+
+def day_in(text: str) -> str | None:
+    """The first day the text names, as written ("demain", "next Saturday" -> "Saturday", "14 juillet")."""
+    found = day_spans(text)
     if not found:
         return None
     start, end = min(found, key=lambda span: (span[0], -span[1]))

@@ -46,10 +46,35 @@ def asks_calendar(text: str) -> bool:
     return bool(aspect_cues().find(text))
 
 
-def places_asked(text: str, path: Path = CALENDAR_FILE) -> list[str]:
-    """The places of the calendar in ``path`` that ``text`` names, in order; the Palace when none."""
+def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[str]:
+    """The places of the calendar in ``path`` that ``text`` names, in order; when it names none,
+    the Palace, unless it asks about something else ("the pharmacy", "the Louvre"): none then."""
     found = sorted((spans[0][0], key) for key, cues in _place_cues(path) if (spans := cues.find(text)))
-    return [key for _, key in found][:MAX_PLACES] or [DEFAULT_PLACE]
+    if found:
+        return [key for _, key in found][:MAX_PLACES]
+    return [] if names_other_subject(text, language, path) else [DEFAULT_PLACE]
+
+
+def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
+    """Whether ``text``, less its day, its calendar words and the calendar's places, still names a
+    subject: an offer or service of the glossary ("pharmacie", "restaurant"), a word outside the
+    glossary ("Louvre", "Friseur") or, in Chinese and Japanese, a run of characters it does not
+    read. The calendar gives the Palace's days, not theirs."""
+    from agents.answer.visitor_terms import concept_name, found_in, roles
+    from agents.reading.question_parts import concepts_and_words, unread_words
+    from agents.reading.slots import day_modifiers, day_spans
+    from rag.bm25 import tokenizer_for
+    from rag.lexicon.languages import UNSPACED_LANGUAGES
+
+    spans = [*aspect_cues().find(text), *day_spans(text), *day_modifiers().find(text)]
+    spans += [span for _, cues in _place_cues(path) for span in cues.find(text)]
+    rest = "".join(" " if any(a <= i < b for a, b in spans) else c for i, c in enumerate(text))
+    offers = set(roles()["offers"])
+    if any(concept_name(concept) in offers for concept, _, _ in found_in(rest, [language, "en"])):
+        return True
+    tokenize = tokenizer_for(language)
+    words = [w for w in concepts_and_words(rest, language)[1] if tokenize(w) and not re.search(r"\d", w)]
+    return bool(words) or (language in UNSPACED_LANGUAGES and bool(unread_words(rest, language)))
 
 
 def answered_by_calendar(part: str) -> bool:

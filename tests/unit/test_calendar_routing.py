@@ -80,3 +80,38 @@ def test_a_day_of_a_weather_part_does_not_call_the_calendar(message: str, index:
     the knowledge base that names no day asks the calendar nothing."""
     request = read_turn(message, None, None, index)
     assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("La laverie de la rue Royale est-elle ouverte lundi ?", "fr"),
+        ("Is the Picasso Museum open on Sunday 6 December?", "en"),
+        ("¿Está abierta la peluquería del barrio el sábado?", "es"),
+        ("Hat das Postamt morgen geöffnet?", "de"),
+        ("La biblioteca comunale è aperta sabato?", "it"),
+        ("O supermercado abre amanhã?", "pt"),
+        ("Is de bakkerij maandag open?", "nl"),
+        ("オルセー美術館は日曜日に開いていますか？", "ja"),
+        ("奥赛博物馆星期日开门吗？", "zh"),
+    ],
+)
+def test_a_day_asked_of_something_the_calendar_does_not_hold_goes_to_the_knowledge_base(
+    message: str, language: str, index: IntentIndex
+) -> None:
+    """The calendar gives the estate's days: another subject's day ("the laundry", "the Orsay museum")
+    is neither the Palace's nor a forecast's."""
+    request = read_turn(message, None, None, index)
+    assert request.topics == ["knowledge_base"]
+    assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "place"),
+    [("Est-ce ouvert dimanche prochain ?", "palace"), ("Is the Trianon open next Monday?", "trianon")],
+)
+def test_a_day_asked_of_no_other_subject_is_the_palaces_or_the_named_places(
+    message: str, place: str, index: IntentIndex
+) -> None:
+    request = read_turn(message, None, None, index)
+    assert [args["place"] for args in calendar_args(calls_for(request, TOOLS))] == [place]

@@ -139,6 +139,13 @@ def test_the_unseen_set_holds_only_out_of_scope_questions_four_per_language() ->
     assert all(item["expected_tools"] == ["search_knowledge_base"] for item in items)
 
 
+def test_the_outside_date_questions_ask_no_calendar_four_per_language() -> None:
+    items = rows("date_questions_outside.jsonl")
+    assert Counter(item["language"] for item in items) == dict.fromkeys(SUPPORTED_LANGUAGES, 4)
+    assert all(item["expected"] == {"calendar": False} for item in items)
+    assert {half_of(item["id"]) for item in items} == {"tune", "check"}
+
+
 def test_the_unseen_conversations_end_with_an_out_of_scope_follow_up_two_per_language() -> None:
     conversations = rows("conversations_unseen.jsonl")
     assert Counter(c["lang"] for c in conversations) == dict.fromkeys(SUPPORTED_LANGUAGES, 2)
