@@ -6,8 +6,9 @@
    read, tables as "column: value", no header rows, navigation or repeats).
 3. **Scores.** For each part and sentence: the multilingual embedder's query-sentence cosine, the
    part's needs the sentence meets (IDF-weighted over the evidence; a glossary concept is met by
-   its terms in the sentence's language, the passage's headings count half), whether it holds a
-   value of the kind asked for (``rag.answer_types``), whether the months it names (a season
+   its terms in the sentence's language, the passage's headings count half; a word of another
+   language by its translation among the best sentences' words, ``word_translation``), whether
+   it holds a value of the kind asked for (``rag.answer_types``), whether the months it names (a season
    standing for its months, as the visit calendar defines them) include those the part asks about
    or leave them all out ("en décembre": "fermée en basse saison", not "ouverte d'avril à
    octobre"), and its passage's retrieval score. Only the
@@ -30,6 +31,7 @@ import numpy as np
 from agents.answer.qualifiers import months_between, months_covered
 from agents.answer.sentences import Candidate, Need, met, needs_of
 from agents.answer.visitor_terms import concept_name, found_in
+from agents.offline.word_translation import translations
 from agents.reading.question_parts import concepts_and_words, part_kinds
 from agents.visit_calendar.rules import load_calendar, month_day
 from rag.answer_types import AnswerType, type_match
@@ -43,6 +45,7 @@ WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "months": 0.5, "retrieval
 SEASONS = {"high season": "high", "low season": "low"}  # glossary concept -> the calendar's season
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
 EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 16
+TRANSLATED_FROM_BEST = 8  # the sentences whose words may translate the part's other words
 
 
 @dataclass
@@ -124,7 +127,11 @@ def read_parts(
         asked = months_covered(part)
         for target in {c.language for c in pool}:
             group = [i for i, c in enumerate(pool) if c.language == target]
-            coverage = need_coverage(part_needs(part, language, target), [pool[i] for i in group])
+            members = [pool[i] for i in group]
+            needs = part_needs(part, language, target)
+            if target != language and embed_queries is not None:
+                needs = _translated_needs(part, language, target, needs, members, embed_queries)
+            coverage = need_coverage(needs, members)
             for i, covered in zip(group, coverage, strict=True):
                 scores[i] = (
                     WEIGHTS["needs"] * covered
@@ -141,6 +148,34 @@ def read_parts(
         if embed_queries is not None and vectors is not None:  # left empty when nothing is embedded
             reading.closeness = {c.position: d for c, d in zip(pool, close, strict=True)}
     return readings
+
+
+def _translated_needs(
+    part: str,
+    language: str,
+    target: str,
+    needs: list[Need],
+    members: Sequence[Candidate],
+    embed_queries: Embed,
+) -> list[Need]:
+    """``needs`` with each of the part's words that no ``target``-language sentence holds also met by
+    its translation among the best sentences' words (``word_translation``): "veículos", "véhicules"."""
+    words = concepts_and_words(part, language)[1]
+    own = {word: needed[0] for word in words if (needed := needs_of([], [word], target))}
+    unmet = [word for word, need in own.items() if not any(met(need, c.stems) for c in members)]
+    if not unmet:
+        return needs
+    coverage = need_coverage(needs, members)
+    order = sorted(
+        range(len(members)), key=lambda i: -(coverage[i] + WEIGHTS["retrieval"] * members[i].retrieval)
+    )
+    translated = translations(unmet, [members[i] for i in order[:TRANSLATED_FROM_BEST]], embed_queries)
+    wider = {
+        own[word]: own[word] | t[0]
+        for word, into in translated.items()
+        if (t := needs_of([], [into], target))
+    }
+    return [wider.get(need, need) for need in needs]
 
 
 def _closeness(
