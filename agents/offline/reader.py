@@ -45,7 +45,7 @@ WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "months": 0.5, "retrieval
 SEASONS = {"high season": "high", "low season": "low"}  # glossary concept -> the calendar's season
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
 EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 16
-TRANSLATED_FROM_BEST = 8  # the sentences whose words may translate the part's other words
+TRANSLATED_FROM_BEST = 4  # the sentences whose words may translate the part's other words
 
 
 @dataclass
