@@ -15,6 +15,7 @@ same few hundred words come back.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -25,13 +26,19 @@ from rag.embeddings import PassageVectorCache
 
 TRANSLATION_FROM = 0.91
 MIN_LETTERS = 4  # shorter words are grammar, numbers or initials: nothing to translate
+WORDS_KEPT = 8192  # about 12 MB of vectors with multilingual-e5-small
 
-_caches: dict[int, PassageVectorCache] = {}
+_caches: weakref.WeakKeyDictionary[object, PassageVectorCache] = weakref.WeakKeyDictionary()
 
 
 def word_vectors(embed_queries: Callable[[Sequence[str]], np.ndarray]) -> PassageVectorCache:
-    """The word vectors of this embedder, kept across turns."""
-    return _caches.setdefault(id(embed_queries), PassageVectorCache(embed_queries, limit=8192))
+    """The word vectors of this embedder, kept across turns while the embedder lives (a bound
+    method is a new object at each look-up: its embedder is the key)."""
+    owner = getattr(embed_queries, "__self__", embed_queries)
+    try:
+        return _caches.setdefault(owner, PassageVectorCache(embed_queries, limit=WORDS_KEPT))
+    except TypeError:  # an owner that cannot be weakly referenced: vectors kept for this call only
+        return PassageVectorCache(embed_queries, limit=WORDS_KEPT)
 
 
 def translations(
@@ -39,9 +46,9 @@ def translations(
 ) -> dict[str, str]:
     """For each of ``words``, its likely translation among the words of ``best`` (labels included),
     when one is close enough; words without one are left out."""
-    asked = [w for w in dict.fromkeys(words) if len(w) >= MIN_LETTERS]
+    asked = [w for w in dict.fromkeys(words) if _translatable(w)]
     held = sorted(
-        {w for c in best for w in content_words(f"{c.label} {c.text}", c.language) if len(w) >= MIN_LETTERS}
+        {w for c in best for w in content_words(f"{c.label} {c.text}", c.language) if _translatable(w)}
     )
     if not asked or not held:
         return {}
@@ -52,3 +59,8 @@ def translations(
         for word, row in zip(asked, closeness, strict=True)
         if row.max() >= TRANSLATION_FROM
     }
+
+
+def _translatable(word: str) -> bool:
+    """A word of at least ``MIN_LETTERS`` letters (not a number, a time or an initial)."""
+    return len(word) >= MIN_LETTERS and word.replace("-", "").replace("'", "").isalpha()

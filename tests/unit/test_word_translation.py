@@ -10,7 +10,7 @@ from typing import Any
 from agents.answer.sentences import candidates
 from agents.offline import reader
 from agents.offline.reader import read_parts
-from agents.offline.word_translation import translations
+from agents.offline.word_translation import translations, word_vectors
 from rag.embeddings import PassageVectorCache
 from rag.passage import Passage
 
@@ -59,3 +59,13 @@ def test_a_sentence_holding_a_translation_meets_the_word(local_embedder: Any, mo
     )
 
     assert translated > score_of_windows() + 0.2
+
+
+def test_word_vectors_are_kept_per_embedder_across_look_ups(local_embedder: Any) -> None:
+    """``embedder.embed_queries`` is a new bound method at each look-up: the cache follows the
+    embedder, so a second turn finds the first turn's words."""
+    first = word_vectors(local_embedder.embed_queries)
+    first(["véhicules"])
+
+    assert word_vectors(local_embedder.embed_queries) is first
+    assert "véhicules" in first.cache
