@@ -31,7 +31,7 @@ import numpy as np
 from agents.answer.qualifiers import months_between, months_covered
 from agents.answer.sentences import Candidate, Need, met, needs_of
 from agents.answer.visitor_terms import concept_name, found_in
-from agents.offline.word_translation import translations
+from agents.answer.word_translation import translations
 from agents.reading.question_parts import concepts_and_words, part_kinds
 from agents.visit_calendar.rules import load_calendar, month_day
 from rag.answer_types import AnswerType, type_match
