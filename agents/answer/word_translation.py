@@ -35,10 +35,9 @@ def word_vectors(embed_queries: Callable[[Sequence[str]], np.ndarray]) -> Passag
     """The word vectors of this embedder, kept across turns while the embedder lives (a bound
     method is a new object at each look-up: its embedder is the key)."""
     owner = getattr(embed_queries, "__self__", embed_queries)
-    try:
-        return _caches.setdefault(owner, PassageVectorCache(embed_queries, limit=WORDS_KEPT))
-    except TypeError:  # an owner that cannot be weakly referenced: vectors kept for this call only
-        return PassageVectorCache(embed_queries, limit=WORDS_KEPT)
+    if (kept := _caches.get(owner)) is None:
+        kept = _caches[owner] = PassageVectorCache(embed_queries, limit=WORDS_KEPT)
+    return kept
 
 
 def translations(

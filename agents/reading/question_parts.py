@@ -18,7 +18,7 @@ from agents.answer.visitor_terms import concept_name, found_in, is_subject, role
 from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types
 from rag.bm25 import tokenizer_for
-from rag.lexicon.folding import fold, folded_positions
+from rag.lexicon.folding import blanked, fold, folded_positions
 from rag.lexicon.scripts import HAN, KATAKANA, UNSPACED_CHARACTER
 from rag.query_expansion import Concept, load_glossary
 
@@ -164,7 +164,7 @@ def concepts_and_words(part: str, language: str) -> tuple[list[Concept], list[st
     """The glossary concepts ``part`` names (those that only ask "when", "how many"... left out) and
     its other topic words."""
     found = found_in(part, [language, "en"])
-    outside = "".join(" " if any(a <= i < b for _, a, b in found) else c for i, c in enumerate(fold(part)))
+    outside = blanked(fold(part), ((a, b) for _, a, b in found))
     asking = roles()["question"]
     concepts = [concept for concept, _, _ in found if concept_name(concept) not in asking]
     return concepts, content_words(outside, language)

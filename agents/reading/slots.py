@@ -21,7 +21,7 @@ from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
 from agents.tools.travel import parse_mode
 from agents.tools.weather_places import built_in_place
 from rag.config import PROJECT_ROOT
-from rag.lexicon.folding import fold, folded_positions
+from rag.lexicon.folding import blanked, fold, folded_positions
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 
@@ -323,7 +323,7 @@ def origin_in(text: str, language: str) -> str | None:
     if mentions:
         return None
     named = Cues(m.spelling for m in places_in(text)).find(text)
-    rest = "".join(" " if any(a <= i < b for a, b in named) else c for i, c in enumerate(text))
+    rest = blanked(text, named)
     if close := gazetteer().find(_without_streets(rest)):  # a spelling off by a letter or two ("Inválidos")
         return None if close.rank == 0 else close.name
     return _words_after_marker(text, language, lexicon("origin_markers", language))

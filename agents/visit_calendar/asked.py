@@ -64,11 +64,12 @@ def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) ->
     from agents.reading.question_parts import concepts_and_words, unread_words
     from agents.reading.slots import day_modifiers, day_spans
     from rag.bm25 import tokenizer_for
+    from rag.lexicon.folding import blanked
     from rag.lexicon.languages import UNSPACED_LANGUAGES
 
     spans = [*aspect_cues().find(text), *day_spans(text), *day_modifiers().find(text)]
     spans += [span for _, cues in _place_cues(path) for span in cues.find(text)]
-    rest = "".join(" " if any(a <= i < b for a, b in spans) else c for i, c in enumerate(text))
+    rest = blanked(text, spans)
     offers = set(roles()["offers"])
     if any(concept_name(concept) in offers for concept, _, _ in found_in(rest, [language, "en"])):
         return True

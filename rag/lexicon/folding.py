@@ -9,6 +9,7 @@ BM25 tokens, so it waits for a change that re-runs the retrieval benchmark.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 _LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
@@ -44,3 +45,9 @@ def fold_latin_accents(text: str) -> str:
             continue
         kept.append(char)
     return unicodedata.normalize("NFC", "".join(kept))
+
+
+def blanked(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with the characters inside ``spans`` (start, end) replaced by spaces, positions kept."""
+    kept = list(spans)
+    return "".join(" " if any(a <= i < b for a, b in kept) else c for i, c in enumerate(text))
