@@ -3,6 +3,8 @@
 Markdown is cut into sections first; consecutive small sections are packed together up to the
 chunk size (a lone "Opening hours" heading with one line is too thin to retrieve on its own), and
 sections larger than the chunk size are split on paragraph, line, then sentence boundaries.
+A piece of questions without answers (a FAQ page's list of its questions) is left out: it answers
+nothing, and the embedder put it close to any question.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
 
 from rag.documents import Chunk, Document
+from rag.sentences import labelled_sentences
 
 _HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3"), ("####", "h4")]
 _SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
@@ -27,6 +30,12 @@ def chunk_id(source_text: str) -> str:
 def _headings_only(text: str) -> bool:
     """True for a piece holding nothing but heading lines (its path is kept in metadata)."""
     return all(line.lstrip().startswith("#") for line in text.splitlines() if line.strip())
+
+
+def _questions_only(text: str, language: str) -> bool:
+    """True for a piece asking questions and stating nothing a reader could quote."""
+    asks = any(line.strip(" |").endswith(("?", "？")) for line in text.splitlines())
+    return asks and not labelled_sentences(text, language)
 
 
 class DocumentChunker:
@@ -47,7 +56,9 @@ class DocumentChunker:
     def split(self, document: Document, language: str) -> list[Chunk]:
         """Chunks of one document, in reading order."""
         chunks: list[Chunk] = []
-        for headings, body in self._pieces(document):
+        pieces = self._pieces(document)
+        answering = [(path, text) for path, text in pieces if not _questions_only(text, language)]
+        for headings, body in answering or pieces:  # a document of questions only is kept whole
             chunk = Chunk(
                 chunk_id="",
                 text=body,

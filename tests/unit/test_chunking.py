@@ -106,3 +106,23 @@ def test_no_chunk_is_made_of_headings_only() -> None:
         c.text for c in chunks if all(line.lstrip().startswith("#") for line in c.text.splitlines())
     ]
     assert heading_only == []
+
+
+def test_a_list_of_questions_without_answers_is_left_out() -> None:
+    faq = (
+        "# FAQ\n\n## Questions\n\nWhere can I leave my bags?\nAre dogs allowed in the gardens?\n"
+        "Can I pay by card at the ticket office?\n\n"
+        "## Answers\n\nAre dogs allowed in the gardens?\nDogs on a lead are welcome in the park."
+    )
+    chunks = DocumentChunker(chunk_size=80, chunk_overlap=10).split(_document(faq, "FAQ"), "en")
+
+    assert chunks
+    assert all("Dogs on a lead are welcome" in chunk.text for chunk in chunks)
+
+
+def test_a_document_of_questions_only_is_kept_whole() -> None:
+    chunks = DocumentChunker(chunk_size=200, chunk_overlap=40).split(
+        _document("Where can I leave my bags?\nAre dogs allowed?", "FAQ"), "en"
+    )
+
+    assert [chunk.text for chunk in chunks] == ["Where can I leave my bags?\nAre dogs allowed?"]
