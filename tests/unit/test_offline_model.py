@@ -16,7 +16,7 @@ from agents.answer.sentences import candidates
 from agents.brief import Brief, briefed_system, read_brief
 from agents.offline import OfflineChatModel
 from agents.offline.reader import EMBEDDED_MAX, read_parts
-from agents.reading.question_parts import question_parts
+from agents.reading.question_parts import question_parts, topic_words
 from agents.schemas import Critique, GapAnalysis
 from rag.embeddings import PassageVectorCache
 from rag.passage import Passage
@@ -142,6 +142,22 @@ def test_a_part_without_a_topic_of_its_own_stays_with_the_part_it_belongs_to() -
         "Où est le café",
         "Et combien (Où est le café)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("part", "language", "location_word"),
+    [
+        ("Seit wann ist die Reitakademie dort ansässig", "de", "ansassig"),
+        ("In which wing is the museum housed", "en", "housed"),
+        ("Dove è situato il museo delle carrozze", "it", "situato"),
+        ("Waar is de ruiterschool gevestigd", "nl", "gevestigd"),
+    ],
+)
+def test_a_word_saying_where_something_is_asks_and_is_no_topic(
+    part: str, language: str, location_word: str
+) -> None:
+    """A passage answering "since when is it based there" need not repeat "based"."""
+    assert location_word not in topic_words(part, language, [])
 
 
 @pytest.mark.parametrize(
