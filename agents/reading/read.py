@@ -6,10 +6,12 @@ import re
 from collections.abc import Sequence
 
 from agents.answer.visitor_terms import (
+    concept_name,
     found_in,
     is_estate_place,
     is_qualifier,
     is_subject,
+    roles,
     subject_kind,
     unambiguous_in,
 )
@@ -158,12 +160,24 @@ def _weather(said: Said) -> WeatherSlots:
 def _travel(message: str, said: Said, language: str) -> TravelSlots:
     """The route's slots; a journey ending at another known place (not the Palace) is ``far``. A
     journey leaving Versailles ends at the other place it names, even where that was read as the
-    origin: the travel tool's routes all end at the Palace."""
+    origin, and so does one going from somewhere to a place that is not the estate ("from Tokyo to
+    Paris"): the travel tool's routes all end at the Palace."""
     leaving = slots.leaves_versailles(message, language)
     others = [
         m for m in slots.places_in(message) if not m.is_versailles and (leaving or m.spelling != said.origin)
     ]
-    return TravelSlots(origin=said.origin, mode=said.mode, far=any(m.far for m in others))
+    elsewhere = slots.destination_elsewhere(message, language) is not None and not _names_estate(
+        message, language
+    )
+    return TravelSlots(origin=said.origin, mode=said.mode, far=elsewhere or any(m.far for m in others))
+
+
+def _names_estate(message: str, language: str) -> bool:
+    """Whether the turn names the Palace or a place of its estate ("the palace", "le Trianon")."""
+    return any(
+        subject_kind(concept) == "places" or concept_name(concept) in roles()["place_stand_ins"]
+        for concept in unambiguous_in(message, [language, "en"])
+    )
 
 
 def _form(message: str, language: str, said: Said, scores: list[TopicScores]) -> Form:

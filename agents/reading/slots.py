@@ -312,6 +312,42 @@ def leaves_versailles(text: str, language: str) -> bool:
     )
 
 
+def destination_elsewhere(text: str, language: str) -> str | None:
+    """The place a journey goes to when that is not Versailles: a place after a destination marker
+    ("to Paris", "nach Paris", "パリまで", "到巴黎") in a turn that names where the journey starts
+    before it ("from Tokyo to Paris"). None when there is none."""
+    query = normalise(text)
+    origins = _origin_markers(language, genitive=True)
+    destinations = lexicon("destination_markers", language)
+    for mention in places_in(text):
+        if mention.is_versailles or not _origin_before(query, mention.start, origins):
+            continue
+        if _right_after(query, mention.start, destinations) or _cjk_marked(
+            text, mention.spelling, destinations
+        ):
+            return mention.spelling
+    return None
+
+
+def _right_after(query: str, start: int, markers: list[str]) -> bool:
+    """Whether a marker comes right before ``start``, or before an article there ("to the Louvre").
+    Unlike ``_after_marker``, a marker that is also an article ("a París", "a Parigi") counts."""
+    words = query[:start].split()
+    keys = [m.split() for m in map(normalise, markers) if m and not UNSPACED_CHARACTER.search(m)]
+    candidates = [words, words[:-1] if words and words[-1] in _ARTICLES else []]
+    return any(key and rest[-len(key) :] == key for rest in candidates for key in keys)
+
+
+def _origin_before(query: str, end: int, markers: list[str]) -> bool:
+    """Whether an origin marker and a word after it come before ``end`` in ``query``."""
+    keys = [normalise(m) for m in markers if normalise(m)]
+    latin = [k for k in keys if not UNSPACED_CHARACTER.search(k)]
+    pattern = "|".join(re.escape(k) for k in sorted(latin, key=len, reverse=True))
+    if pattern and re.search(rf"(?<!\w)(?:{pattern})\s*\w", query[:end]):
+        return True
+    return any(k in query[:end] for k in keys if UNSPACED_CHARACTER.search(k))
+
+
 def origin_in(text: str, language: str) -> str | None:
     """Where a journey starts: a place after an origin marker, else the only place named besides
     Versailles ("staying near Bastille"), else the words after a long marker ("from Lyon")."""
@@ -329,11 +365,14 @@ def origin_in(text: str, language: str) -> str | None:
     return _words_after_marker(text, language, lexicon("origin_markers", language))
 
 
+_MARKERS_AFTER_THE_PLACE = frozenset({"から", "まで", "へ"})  # Japanese particles follow their noun
+
+
 def _cjk_marked(text: str, spelling: str, markers: list[str]) -> bool:
-    """ "パリから" (the marker after the place) or "从巴黎" (before it)."""
+    """ "パリから", "パリまで" (the marker after the place) or "从巴黎", "到巴黎" (before it)."""
     folded, name = fold(text), fold(spelling)
     return any(
-        f"{name}{m}" in folded if m == "から" else f"{m}{name}" in folded
+        f"{name}{fold(m)}" in folded if m in _MARKERS_AFTER_THE_PLACE else f"{fold(m)}{name}" in folded
         for m in markers
         if UNSPACED_CHARACTER.search(m)
     )

@@ -545,3 +545,42 @@ def test_a_question_naming_no_route_and_no_day_stays_with_the_knowledge_base(
     """A place of the estate sharing a name with a journey's start (the Opéra), "de Versailles",
     or "the four seasons" do not make a route or a forecast of a question about the visit."""
     assert _tools(read_turn(text, None, None, index)) == {"search_knowledge_base"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Comment aller de Marseille à Paris en train ?", "fr"),
+        ("What's the best way from Brussels to Paris?", "en"),
+        ("¿Cómo se va de Barcelona a París?", "es"),
+        ("Wie fahre ich von Berlin nach Paris?", "de"),
+        ("Come si va da Milano a Parigi?", "it"),
+        ("Como ir do Porto para Paris?", "pt"),
+        ("Hoe reis ik van Rotterdam naar Parijs?", "nl"),
+        ("大阪からパリまでどうやって行きますか？", "ja"),
+        ("从上海到巴黎怎么去？", "zh"),
+    ],
+)
+def test_a_journey_from_elsewhere_to_another_place_than_the_estate_is_not_asked_of_the_travel_tool(
+    text: str, language: str, index: IntentIndex
+) -> None:
+    """Every route the travel tool gives ends at the Palace. Before, the destination was read as the
+    origin (the only known place named) and the visitor got the way from Paris to Versailles."""
+    assert _tools(read_turn(text, None, language, index)) == {"search_knowledge_base"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("What's the best way from Paris to the palace?", "en"),
+        ("Je loge à Paris, comment aller au château en train ?", "fr"),
+        ("Wie komme ich von Paris zum Schloss?", "de"),
+        ("パリから宮殿までどうやって行きますか？", "ja"),
+        ("从巴黎到凡尔赛宫怎么去？", "zh"),
+    ],
+)
+def test_a_journey_to_the_estate_or_from_where_the_visitor_is_still_goes_to_the_travel_tool(
+    text: str, language: str, index: IntentIndex
+) -> None:
+    """ "à Paris" alone says where the visitor is, not where the journey goes."""
+    assert _tools(read_turn(text, None, language, index)) == {"get_travel_info"}
