@@ -343,7 +343,7 @@ def _origin_before(query: str, end: int, markers: list[str]) -> bool:
     keys = [normalise(m) for m in markers if normalise(m)]
     latin = [k for k in keys if not UNSPACED_CHARACTER.search(k)]
     pattern = "|".join(re.escape(k) for k in sorted(latin, key=len, reverse=True))
-    if pattern and re.search(rf"(?<!\w)(?:{pattern})\s*\w", query[:end]):
+    if pattern and re.search(rf"(?<!\w)(?:{pattern})\s+\w", query[:end]):
         return True
     return any(k in query[:end] for k in keys if UNSPACED_CHARACTER.search(k))
 

@@ -584,3 +584,9 @@ def test_a_journey_to_the_estate_or_from_where_the_visitor_is_still_goes_to_the_
 ) -> None:
     """ "à Paris" alone says where the visitor is, not where the journey goes."""
     assert _tools(read_turn(text, None, language, index)) == {"get_travel_info"}
+
+
+def test_a_word_that_only_begins_like_an_origin_marker_starts_no_journey() -> None:
+    """ "descends" begins like "de": it says nothing of where a journey starts."""
+    assert slots.destination_elsewhere("Je descends à Paris ce soir.", "fr") is None
+    assert slots.destination_elsewhere("Je viens de Lyon et je vais à Paris.", "fr") == "Paris"
