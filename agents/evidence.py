@@ -65,3 +65,29 @@ def tool_outcome(message: ToolMessage, args: dict[str, Any]) -> ToolOutcome:
         summary=str(result.get("summary", "")),
         result=result,
     )
+
+
+def tool_passages(outcome: ToolOutcome) -> list[Passage]:
+    """The passages a tool result cites its values from (the visit facts' sources), if any."""
+    found = outcome.result.get("passages") if outcome.status == "ok" else None
+    passages = []
+    for item in found if isinstance(found, list) else []:
+        try:
+            passages.append(Passage.model_validate(item))
+        except ValueError:
+            continue
+    return passages
+
+
+def cited_by_number(record: dict[str, Any], numbers: dict[str, int]) -> dict[str, Any]:
+    """A tool record whose lines' ``cites`` (chunk ids) become the evidence numbers a model cites."""
+    lines = {
+        key: [
+            {**line, "cites": [numbers[c] for c in line.get("cites", []) if c in numbers]}
+            if isinstance(line, dict) else line
+            for line in value
+        ]
+        for key in ("days", "facts")
+        if isinstance(value := record.get(key), list)
+    }  # fmt: skip
+    return {**record, **lines}

@@ -61,4 +61,6 @@ def render_visit_calendar(service: AgentService | None) -> None:
             st.markdown(
                 f"**{len(problems)} rules not used** (`python -m agents.visit_calendar check`):\n{lines}"
             )
-        st.caption("Rules and sources: the calendar file (TOOLS_CALENDAR_FILE), see docs/tools.md.")
+        st.caption(
+            f"Rules and sources: {calendar_service.chosen().path.name}, chosen by the index (docs/tools.md)."
+        )

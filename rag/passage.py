@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+# Collections whose passages state a value rather than discuss it: an operator's official answer,
+# and the excerpt a visit fact is checked against. A reader may head its answer with them.
+OFFICIAL_COLLECTION = "official"
+VISIT_FACTS_COLLECTION = "visit_facts"
+
 
 class Passage(BaseModel):
     """A retrieved chunk (widened with its neighbours), with the score of every stage that ranked it.

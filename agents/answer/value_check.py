@@ -139,7 +139,9 @@ def _verdicts(
         readings = value.readings
         found = [number for number in sorted(passages) if readings & text_readings(passages[number])]
         in_tool = any(readings & text_readings(text) for text in tool_texts)
-        verified = any(number in found for number in cited) if cited else bool(found) or in_tool
+        # A tool result states its values itself (a visit fact's day, a forecast); a passage's value
+        # must be in a passage the sentence cites.
+        verified = in_tool or (any(number in found for number in cited) if cited else bool(found))
         verdicts.append(
             ValueVerdict(
                 value=value,

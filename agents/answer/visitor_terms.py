@@ -10,14 +10,13 @@ from the glossary file as written: the loaded glossary folds accents to match te
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from rag.config import PROJECT_ROOT
-from rag.query_expansion import DEFAULT_GLOSSARY, Concept, load_glossary
+from rag.query_expansion import Concept, load_glossary
 
 ROLES_FILE = PROJECT_ROOT / "data" / "glossary" / "concept_roles.toml"
 
@@ -92,28 +91,3 @@ def is_estate_place(name: str, language: str) -> bool:
         start == 0 and end == len(name) and subject_kind(concept) == "places"
         for concept, start, end in found_in(name, [language, "en"])
     )
-
-
-def subjects_in(text: str, language: str) -> list[Concept]:
-    """The places, offers and groups of visitors ``text`` names."""
-    return [c for c in unambiguous_in(text, [language]) if is_subject(c)]
-
-
-@lru_cache(maxsize=1)
-def _written_terms() -> list[dict[str, list[str]]]:
-    return list(json.loads(DEFAULT_GLOSSARY.read_text(encoding="utf-8"))["concepts"])
-
-
-def visitor_term(concept: Concept, language: str) -> str:
-    """The concept's first term in ``language`` (English when it has none), accents kept."""
-    glossary = load_glossary()
-    index = next(i for i, c in enumerate(glossary.concepts if glossary else []) if c is concept)
-    terms = _written_terms()[index]
-    return (terms.get(language) or terms["en"])[0]
-
-
-def concepts_named(names: Iterable[str]) -> list[Concept]:
-    """The loaded glossary's concepts with these names (unknown names are left out)."""
-    wanted = set(names)
-    glossary = load_glossary()
-    return [c for c in (glossary.concepts if glossary else []) if concept_name(c) in wanted]

@@ -1,4 +1,5 @@
-"""After the tools ran: knowledge-base passages join the evidence, other results are kept aside."""
+"""After the tools ran: knowledge-base passages, and the excerpts other tools cite, join the evidence;
+other results are kept aside."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from agents.evidence import knowledge_base_result, tool_outcome
+from agents.evidence import knowledge_base_result, tool_outcome, tool_passages
 from agents.state import AgentState
 from agents.trace import CollectStep, ToolSummary, elapsed_ms
 
@@ -31,6 +32,7 @@ def collect(state: AgentState) -> dict[str, Any]:
             continue
         outcome = tool_outcome(message, arguments.get(message.tool_call_id, {}))
         outcomes.append(outcome)
+        passages.extend(tool_passages(outcome))  # the excerpts a tool's facts are cited from
         summaries.append(ToolSummary(tool=outcome.tool, status=outcome.status))
     return {
         "evidence": passages,

@@ -18,7 +18,7 @@ from agents.answer.value_check import ValueCheck
 from agents.answer.verify import checked_values, verify_values
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
-from agents.evidence import rendered
+from agents.evidence import cited_by_number, rendered
 from agents.offline.phrases import phrases, replies
 from agents.prompts import language_name, render
 from agents.schemas import tagged
@@ -29,7 +29,12 @@ ANSWER_KIND_KEY = "answer_kind"  # a model may say which kind of answer it wrote
 
 
 def _tool_results(state: AgentState) -> str:
-    results = [json.dumps(r.for_model(), ensure_ascii=False) for r in state.get("tool_results", [])]
+    """The tools' results, a fact's cited passages given by their evidence numbers."""
+    numbers = {p.chunk_id: p.number for p in state.get("evidence", []) if p.number is not None}
+    results = [
+        json.dumps(cited_by_number(r.for_model(), numbers), ensure_ascii=False)
+        for r in state.get("tool_results", [])
+    ]
     return tagged("tool_results", "\n".join(results)) if results else ""
 
 

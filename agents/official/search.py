@@ -2,7 +2,9 @@
 
 An official answer is used when the visitor's query asks what it answers (its question, else its
 text): the same centred cosine and threshold that group visitors' questions by meaning
-(:mod:`agents.insights.grouping`). Only answers valid today are used; an expired one never is.
+(:mod:`agents.insights.grouping`), and, when the answer names topics of the glossary, the query
+names one of them too ("Yes, it is free." never answers "Can I bring my dog?"). Only answers valid
+on the day the query names (today when it names none) are used; an expired one never is.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from datetime import date
 
 import numpy as np
 
+from agents.answer.visitor_terms import concept_name, found_in, roles
 from agents.insights.grouping import GROUP_THRESHOLD, centred, reference_questions
 from agents.official.store import OfficialAnswer, OfficialAnswers
-from rag.passage import Passage
+from agents.tools.dates import parse_visit_date
+from rag.language import detect_language
+from rag.passage import OFFICIAL_COLLECTION, Passage
 from rag.retriever import HybridRetriever
 
 logger = logging.getLogger(__name__)
-OFFICIAL_COLLECTION = "official"
 RELOAD_SECONDS = 30.0  # an answer added or removed from the command line is seen this soon
 
 
@@ -38,6 +42,19 @@ def official_passage(answer: OfficialAnswer, similarity: float) -> Passage:
         score=1.0,
         scores={"official": round(similarity, 6)},
     )
+
+
+def topics_named(text: str, language: str) -> set[str]:
+    """The glossary concepts ``text`` names in ``language`` or English, question words left out."""
+    asking = set(roles()["question"])
+    return {name for c, _, _ in found_in(text, [language, "en"]) if (name := concept_name(c)) not in asking}
+
+
+def shares_topic(asked: set[str], answer: OfficialAnswer) -> bool:
+    """Whether a query naming ``asked`` may be answered by ``answer``: it names one of the answer's
+    topics, or the answer names none (its meaning alone decides)."""
+    told = topics_named(f"{answer.question} {answer.text}", answer.language or "en")
+    return not told or bool(asked & told)
 
 
 class OfficialFirstSearcher:
@@ -73,9 +90,18 @@ class OfficialFirstSearcher:
         return self._answers
 
     def matches(self, query: str) -> list[Passage]:
-        """The official answers valid today that answer ``query``, closest first."""
-        today = self.today()
-        answers = [(answer, vector) for answer, vector in self._load() if answer.valid_on(today)]
+        """The official answers valid on the day ``query`` names (else today) that answer it,
+        closest first."""
+        answers = self._load()
+        if not answers:
+            return []
+        day = parse_visit_date(query, self.today()).day or self.today()
+        asked = topics_named(query, detect_language(query, default="en") or "en")
+        answers = [
+            (answer, vector)
+            for answer, vector in answers
+            if answer.valid_on(day) and shares_topic(asked, answer)
+        ]
         if not answers:
             return []
         if self._background is None:

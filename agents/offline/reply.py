@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from babel import Locale
 from babel.lists import format_list
 
 from agents.answer import sentences
-from agents.answer.headline import headline
 from agents.answer.model import AnswerKind
 from agents.answer.visitor_terms import is_estate_place
 from agents.brief import Brief
@@ -24,18 +23,23 @@ from agents.visit_calendar.asked import answered_by_calendar, calendar_settled
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.passage import OFFICIAL_COLLECTION, VISIT_FACTS_COLLECTION
 
+CALENDAR_TOOL = "get_visit_calendar"
+STATING = (OFFICIAL_COLLECTION, VISIT_FACTS_COLLECTION)  # quoted on their own, never as free text
 RELATED = 2
 
 
 @dataclass
 class Reading:
-    """A brief read: the question's parts matched against the evidence, and the tools' summaries."""
+    """A brief read: the question's parts matched against the evidence, the tools' summaries, and
+    what something states outright (an official answer, a visit fact), cited, to head the answer."""
 
     brief: Brief
     parts: list[reader.PartReading]
     summaries: list[str]
     pool: list[sentences.Candidate]
+    stated: list[str] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -43,12 +47,17 @@ class Reading:
     ) -> Reading:
         asked_in = reply_language(brief.question, brief.language)
         parts = question_parts(brief.question, asked_in)
-        summaries = [s for r in brief.tool_results if (s := r.summary.strip())]
-        if calendar_settled(brief.tool_results):  # its line answers those parts: no quote beside it
-            parts = [part for part in parts if not answered_by_calendar(part)]
-        if summaries and not (brief.request and "knowledge_base" in brief.request.topics):
+        calendar = [r for r in brief.tool_results if r.tool == CALENDAR_TOOL]
+        summaries = [s for r in brief.tool_results if r.tool != CALENDAR_TOOL and (s := r.summary.strip())]
+        stated = stated_lines(brief)
+        if any(p.collection == OFFICIAL_COLLECTION for p in brief.evidence):
+            parts = []  # an official answer answers the question, before the visit facts and the rest
+        elif calendar_settled(calendar):  # its lines answer those parts: no quote beside them
+            parts = [part for part in parts if not answered_by_calendar(part, asked_in)]
+        if (summaries or stated) and not (brief.request and "knowledge_base" in brief.request.topics):
             parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
-        pool = sentences.candidates(brief.evidence, brief.kb_language)
+        free_text = [p for p in brief.evidence if p.collection not in STATING]
+        pool = sentences.candidates(free_text, brief.kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         journey = bool(brief.request and "travel" in brief.request.topics)
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
@@ -62,7 +71,26 @@ class Reading:
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
             part.answerable = answerability(part, pool, asked_in)
-        return cls(brief, readings, summaries, pool)
+        return cls(brief, readings, summaries, pool, stated)
+
+
+def stated_lines(brief: Brief) -> list[str]:
+    """The lines that head the answer, in bold with their citation: the official answers matched,
+    else the visit facts' lines (an official answer valid that day overrides them)."""
+    numbers = {p.chunk_id: p.number for p in brief.evidence if p.number is not None}
+    official = [p for p in brief.evidence if p.collection == OFFICIAL_COLLECTION and p.number is not None]
+    if official:
+        return [f"**{' '.join(p.text.split())}** [{p.number}]" for p in official[:1]]
+    lines = []
+    for result in brief.tool_results:
+        if result.tool != CALENDAR_TOOL or result.status != "ok" or not result.summary.strip():
+            continue
+        for item in [*result.result.get("days", []), *result.result.get("facts", [])]:
+            text = item.get("line") or item.get("text") or ""
+            cited = "".join(f" [{numbers[c]}]" for c in item.get("cites", []) if c in numbers)
+            if text and item.get("open") != "unknown":
+                lines.append(f"**{text}**{cited}")
+    return lines
 
 
 def other_places(part: str, language: str, journey: bool = False) -> list[Place]:
@@ -108,9 +136,10 @@ def answer_kind(reading: Reading) -> AnswerKind:
     """ "answered" when every part is (or a tool answered a question without one), "partial" when
     some are, "not_found" when the knowledge base answers none and no tool answered."""
     answered = sum(part.answered for part in reading.parts)
-    if answered == len(reading.parts) and (answered or reading.summaries):
+    told = bool(reading.summaries or reading.stated)
+    if answered == len(reading.parts) and (answered or told):
         return "answered"
-    return "partial" if answered or reading.summaries else "not_found"
+    return "partial" if answered or told else "not_found"
 
 
 def related(reading: Reading) -> list[sentences.Candidate]:
@@ -147,18 +176,17 @@ def _synthesis(reading: Reading) -> str:
         nearby = "\n".join(f"- {_quote(c)} [{c.number}]" for c in related(reading))
         closest = words["related"].format(note=_quoted_note(related(reading), language))
         return "\n\n".join([words["abstain"].format(url=url), *([closest, nearby] if nearby else [])])
-    sections = (
-        ["\n".join([words["tools"], *(f"- “{s}”" for s in reading.summaries)])] if reading.summaries else []
-    )
+    sections = ["  \n".join(reading.stated)] if reading.stated else []
+    if reading.summaries:
+        sections.append("\n".join([words["tools"], *(f"- “{s}”" for s in reading.summaries)]))
     if answered:
         quoted = list(
             dict.fromkeys(c for part in answered for c in _with_follower(part.best(), reading.pool))
         )
-        # Paragraphs, so Markdown keeps the intro, the key facts and the quotes on their own lines.
-        facts = "  \n".join(_key_facts(reading, answered, language))
+        # Paragraphs, so Markdown keeps the intro and the quotes on their own lines.
         intro = words["intro"].format(note=_quoted_note(quoted, language))
         quotes = "\n".join(f"- {_quote(c)} [{c.number}]" for c in quoted)
-        sections.append("\n\n".join(part for part in (intro, facts, quotes) if part))
+        sections.append("\n\n".join(part for part in (intro, quotes) if part))
     if missing := [p.part for p in reading.parts if not p.answered]:
         sections.append(words["partial"].format(aspects=" ; ".join(missing), url=url))
     return "\n\n".join(sections)
@@ -171,16 +199,11 @@ def _with_follower(
     return [best[0], after, *best[1:]] if after else best
 
 
-def _key_facts(reading: Reading, parts: list[reader.PartReading], language: str) -> list[str]:
-    """Each part's headline line, when it has one (``agents.offline.headline``)."""
-    question, pool = reading.brief.question, reading.pool
-    lines = [h.line(language) for part in parts if (h := headline(part, question, pool, language))]
-    return list(dict.fromkeys(lines))
-
-
 def _quote(candidate: sentences.Candidate) -> str:
-    """The sentence in quotation marks, its label (a heading, a list item) quoted with it."""
-    return f"“*{candidate.label}* — {candidate.text}”" if candidate.label else f"“{candidate.text}”"
+    """The sentence in quotation marks with its context: its label (a list item, a table row), else
+    the passage's title and headings, so that a value is never quoted alone ("Palace ticket — 21 €")."""
+    context = candidate.label or candidate.heading
+    return f"“*{context}* — {candidate.text}”" if context else f"“{candidate.text}”"
 
 
 def _quoted_note(quoted: list[sentences.Candidate], language: str) -> str:

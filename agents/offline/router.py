@@ -4,8 +4,8 @@ The weather topic calls ``get_weather`` for its day, the travel topic ``get_trav
 origin with its mode, and the knowledge-base topic ``search_knowledge_base`` with the standalone
 search text, one query per part. Weather or a route for another known place (a museum, a theme
 park, a town), or a route with no origin, is not asked of the tools: the knowledge base is.
-A day named with an opening, closing, free-entry or price word also calls ``get_visit_calendar``
-for that day (once per place named, the Palace when none), besides the knowledge base.
+An opening, closing, free-entry or price word also calls ``get_visit_calendar`` (once per place
+named, the Palace when none; for the day named, if any), besides the knowledge base.
 Greetings and thanks get a reply without tools.
 """
 
@@ -22,7 +22,7 @@ from agents.offline.phrases import cues, fold, phrases, replies
 from agents.reading import slots
 from agents.reading.question_parts import question_parts
 from agents.reading.request import TurnRequest
-from agents.visit_calendar.asked import asks_calendar, places_asked
+from agents.visit_calendar.asked import aspects_asked, names_other_subject, places_asked
 
 Call = tuple[str, dict[str, Any]]
 
@@ -59,18 +59,19 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
 
 
 def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
-    """``get_visit_calendar`` for the day the turn names, when it asks about opening, closing, free
-    entry or a price (a follow-up such as "and on Monday?" asks what its subject asked). Only the
-    parts for the knowledge base count: "how many degrees on Sunday?" asks the weather, not a price,
-    and a day named in a weather part is the forecast's."""
-    asked = "knowledge_base" in request.topics and asks_calendar(request.question)
-    if "get_visit_calendar" not in tools or not asked:
+    """``get_visit_calendar`` when the turn asks about opening, closing, free entry or a price, for
+    the day it names if any (a follow-up such as "and on Monday?" asks what its subject asked). Only
+    the parts for the knowledge base count: "how many degrees on Sunday?" asks the weather, not a
+    price, and a day named in a weather part is the forecast's."""
+    aspects = aspects_asked(request.question, request.language) if "knowledge_base" in request.topics else []
+    if "get_visit_calendar" not in tools or not aspects:
         return []
     day = slots.date_phrase_in(request.question)
-    if day is None:
-        return []
+    if day is None and names_other_subject(request.question, request.language):
+        return []  # "the audioguide's price", "do the gardens close in a storm": not the visit facts
+    arguments = {"aspects": aspects, "language": request.language, **({"date": day} if day else {})}
     return [
-        ("get_visit_calendar", {"date": day, "place": place, "language": request.language})
+        ("get_visit_calendar", {"place": place, **arguments})
         for place in places_asked(request.question, request.language)
     ]
 

@@ -131,7 +131,7 @@ def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
     routed = slots.mode_in(part) or slots.marked_origin_in(part, language, genitive=asks_route)
     if not (routed or slots.deictic_origin_in(part, language)):
         scores = scores.plus("travel", -UNMARKED_PENALTY)
-    if not slots.day_in(part) or asks_calendar(part):  # a day's opening or price is no forecast's
+    if not slots.day_in(part) or asks_calendar(part, language):  # a day's opening or price is no forecast's
         scores = scores.plus("weather", -UNMARKED_PENALTY)
     return scores
 

@@ -38,5 +38,10 @@ class ToolOutcome(BaseModel):
     result: dict[str, Any] = Field(default_factory=dict)  # the tool's own JSON result
 
     def for_model(self) -> dict[str, Any]:
-        """The record a prompt shows: the call, then every field of the result."""
-        return {"tool": self.tool, "args": self.args, **self.result}
+        """The record a prompt shows: the call, then every field of the result but the passages it
+        cites, which the prompt shows numbered among the evidence."""
+        return {
+            "tool": self.tool,
+            "args": self.args,
+            **{k: v for k, v in self.result.items() if k != "passages"},
+        }

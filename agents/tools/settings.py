@@ -51,8 +51,8 @@ class ToolSettings(BaseSettings):
         "versailles-visitor-assistant/1.0", description="User-Agent sent to public services."
     )
     data_dir: Path = Field(DATA_DIR, description="Climate normals, gazetteer and transport facts.")
-    calendar_file: Path = Field(
-        DATA_DIR / "visit_calendar.toml",
-        description="The visit calendar matching the knowledge base in use (data/visit_calendar.toml "
-        "for the default corpus); its rules cite that corpus's documents.",
+    calendar_file: Path | None = Field(
+        None,
+        description="A visit-facts file to use whatever the index holds; unset (the default), the "
+        "data/visit_calendar*.toml file whose sources the index holds is chosen.",
     )

@@ -1,14 +1,17 @@
-"""The ``get_visit_calendar`` tool: is a place open on a day, its hours, what is free, the prices.
+"""The ``get_visit_calendar`` tool: the visit facts (hours, closures, free entry, prices) of a place,
+on a day or on none.
 
 The day is read with the weather tool's date parser ("lundi prochain", "le 14 juillet", "this
-Sunday", "来週の土曜日"); the answer comes from the calendar file's rules, each checked once against
-its source document in the index (``agents.visit_calendar.check``): a rule its source no longer
-supports is not used, and the result sends the visitor to the knowledge base instead.
+Sunday", "来週の土曜日"); the answer comes from the visit-facts file the index backs
+(``agents.visit_calendar.choice``), each rule checked once against its source document: a rule its
+source no longer supports is not used, and the result sends the visitor to the knowledge base
+instead. Each line cites the excerpt of its source that states it (``passages``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -21,13 +24,16 @@ from pydantic import BaseModel, Field
 from agents.tools.dates import parse_visit_date
 from agents.tools.results import ToolResult
 from agents.tools.settings import ToolSettings
-from agents.visit_calendar.answer import headline, sources_line
-from agents.visit_calendar.check import CheckReport, check_calendar, corpus_texts
+from agents.visit_calendar.answer import fact_lines, headline
+from agents.visit_calendar.check import CheckReport, corpus_texts
+from agents.visit_calendar.choice import ChosenCalendar, choose_calendar
 from agents.visit_calendar.engine import MAX_RANGE_DAYS, DayReport, day_at
-from agents.visit_calendar.rules import Calendar, load_calendar
+from agents.visit_calendar.facts import ASPECTS, Aspect, place_facts
+from agents.visit_calendar.rules import Calendar, CalendarFileError
 from rag.config import PROJECT_ROOT
 from rag.lexicon.dates import day_label
 from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
+from rag.passage import VISIT_FACTS_COLLECTION, Passage
 from rag.store import KnowledgeBaseError
 
 logger = logging.getLogger(__name__)
@@ -52,8 +58,17 @@ class CalendarDay(BaseModel):
     prices_eur: dict[str, float] = Field(default_factory=dict)
     events: list[str] = Field(default_factory=list)
     line: str
+    cites: list[str] = Field(default_factory=list)  # chunk ids of the passages stating its values
     sources: list[str] = Field(default_factory=list)
     withheld_rules: list[str] = Field(default_factory=list)
+
+
+class FactsLine(BaseModel):
+    """A visit fact asked on no day (or besides the day: the prices), with what it cites."""
+
+    place: str
+    text: str
+    cites: list[str] = Field(default_factory=list)
 
 
 class CalendarResult(ToolResult):
@@ -61,7 +76,10 @@ class CalendarResult(ToolResult):
 
     date_text: str
     place_text: str
+    aspects: list[Aspect] = Field(default_factory=list)
     days: list[CalendarDay] = Field(default_factory=list)
+    facts: list[FactsLine] = Field(default_factory=list)
+    passages: list[Passage] = Field(default_factory=list)  # the sources' excerpts, cited by chunk id
     sources: list[str] = Field(default_factory=list)
     language: str = "en"
 
@@ -69,19 +87,24 @@ class CalendarResult(ToolResult):
 class CalendarArguments(BaseModel):
     """Arguments the LLM fills in."""
 
-    date: str = Field(
+    date: str | None = Field(
+        None,
         description="The day as the visitor wrote it, in any language ('lundi prochain', 'this Sunday', "
-        "'le 14 juillet', '来週の土曜日') or ISO 8601 ('2026-12-06')."
+        "'le 14 juillet', '来週の土曜日') or ISO 8601 ('2026-12-06'); leave empty when no day is named.",
     )
     place: str = Field(
         "palace", description="palace, trianon, gardens, park or coaches (the Gallery of Coaches); or 'all'."
+    )
+    aspects: list[Aspect] = Field(
+        default_factory=lambda: list(ASPECTS), description="What is asked: hours, closed, free, price."
     )
     until: str | None = Field(None, description=f"Last day of a short range (at most {MAX_RANGE_DAYS} days).")
     language: str = Field("en", description="The visitor's language, ISO 639-1, for the summary.")
 
 
 class CalendarService:
-    """Answers ``get_visit_calendar`` from the calendar file, its rules checked once against the index."""
+    """Answers ``get_visit_calendar`` from the visit-facts file the index backs, its rules checked
+    once against the index's documents (``agents.visit_calendar.choice``)."""
 
     def __init__(
         self,
@@ -92,37 +115,59 @@ class CalendarService:
         self.settings = settings or ToolSettings()
         self.source_texts = source_texts or (lambda: corpus_texts(PROJECT_ROOT / "data" / "corpus"))
         self.today = today or (lambda: dt.datetime.now(ZoneInfo(self.settings.timezone)).date())
-        self._check: CheckReport | None = None
+        self._chosen: ChosenCalendar | None = None
+        self._documents: Mapping[str, str] = {}
         self._lock = threading.Lock()
 
     @property
     def calendar(self) -> Calendar:
-        return load_calendar(self.settings.calendar_file)
+        return self.chosen().calendar
+
+    def chosen(self) -> ChosenCalendar:
+        """The file in use and its source check, settled on first use (the index is read once)."""
+        with self._lock:
+            if self._chosen is None:
+                try:
+                    self._documents = self.source_texts()
+                except (KnowledgeBaseError, OSError) as error:  # no rule is used rather than a crash
+                    logger.warning("The visit facts cannot read the index (%s): no rule is used.", error)
+                    self._documents = {}
+                explicit = self.settings.calendar_file
+                self._chosen = choose_calendar(self._documents, [explicit] if explicit else None)
+                logger.info(
+                    "Visit facts: %s (%d rules backed by the index).", self._chosen.path, self._chosen.used
+                )
+                for problem in self._chosen.report.problems:
+                    logger.warning("Visit fact not used: %s", problem)
+            return self._chosen
 
     def check(self) -> CheckReport:
-        """The source check, run on first use (the index is read once per service)."""
-        with self._lock:
-            if self._check is None:
-                try:
-                    texts = self.source_texts()
-                except (KnowledgeBaseError, OSError) as error:  # no rule is used rather than a crash
-                    logger.warning("The visit calendar cannot read the index (%s): no rule is used.", error)
-                    texts = {}
-                self._check = check_calendar(self.calendar, texts)
-                for problem in self._check.problems:
-                    logger.warning("Visit calendar rule not used: %s", problem)
-            return self._check
+        """The source check of the file in use."""
+        return self.chosen().report
 
     def get(
-        self, date: str, place: str = DEFAULT_PLACE, language: str = "en", until: str | None = None
+        self,
+        date: str | None,
+        place: str = DEFAULT_PLACE,
+        language: str = "en",
+        until: str | None = None,
+        aspects: list[Aspect] | None = None,
     ) -> CalendarResult:
-        """The calendar of ``place`` on ``date`` (to ``until``), summarised in ``language``."""
+        """The facts of ``place`` on ``date`` (to ``until``), or on no day, in ``language``."""
         code = supported_language(language)
-        base = CalendarResult(status="invalid", summary="", date_text=date, place_text=place, language=code)
-        calendar, today = self.calendar, self.today()
-        first = _day(date, today, code)
+        asked = [a for a in ASPECTS if a in (aspects or ASPECTS)]
+        base = CalendarResult(
+            status="invalid", summary="", date_text=date or "", place_text=place, language=code, aspects=asked
+        )
+        try:
+            calendar = self.calendar
+        except CalendarFileError as error:  # the operator's problem, logged once: the visitor gets the KB
+            logger.error("The visit facts are not available: %s", error)
+            return base.model_copy(update={"status": "unavailable"})
+        today = self.today()
+        first = _day(date, today, code) if date else None
         last = _day(until, today, code) if until else first
-        if first is None or last is None:
+        if date and (first is None or last is None):
             example = (today + dt.timedelta(days=1)).isoformat()
             return base.model_copy(
                 update={"summary": f"Unreadable date {date!r}: ask for a day such as {example}."}
@@ -137,29 +182,90 @@ class CalendarService:
             return base.model_copy(
                 update={"status": "not_found", "summary": f"Unknown place {place!r}: one of {names}."}
             )
-        withheld = self.check().withheld
-        count = max(1, min((last - first).days + 1, MAX_RANGE_DAYS))
-        reports = [
-            day_at(calendar, key, first + dt.timedelta(days=n), withheld)
-            for n in range(count)
-            for key in places
-            if key is not None
-        ]
-        days = [_day_record(report, calendar, code) for report in reports]
-        sources = list(dict.fromkeys(s for d in days for s in d.sources))
-        lines = [d.line for d in days]
-        summary = "\n".join([*lines, sources_line(reports[0].model_copy(update={"sources": sources}), code)])
-        if all(day.open == "unknown" for day in days):
-            summary = ""  # nothing settled (rules withheld): the knowledge base answers, no empty line
+        keys = [key for key in places if key is not None]
+        cited = _Citer(self.chosen(), self._documents, code)
+        days = self._days(calendar, keys, first, last, cited, code) if first and last else []
+        facts = [] if days else self._facts(calendar, keys, asked, cited, code)
+        lines = [d.line for d in days] + [f.text for f in facts]
+        settled = bool(lines) and not all(day.open == "unknown" for day in days) if days else bool(facts)
         return base.model_copy(
             update={
                 "status": "ok",
                 "source": "calendar",
                 "days": days,
-                "sources": sources,
-                "summary": summary,
+                "facts": facts,
+                "passages": cited.passages(),
+                "sources": cited.sources(),
+                "summary": "\n".join(lines) if settled else "",  # nothing settled: the knowledge base answers
             }
         )
+
+    def _days(
+        self, calendar: Calendar, keys: list[str], first: dt.date, last: dt.date, cited: _Citer, code: str
+    ) -> list[CalendarDay]:
+        withheld = self.check().withheld
+        count = max(1, min((last - first).days + 1, MAX_RANGE_DAYS))
+        reports = [
+            day_at(calendar, key, first + dt.timedelta(days=n), withheld)
+            for n in range(count)
+            for key in keys
+        ]
+        return [_day_record(report, calendar, code, cited.cite(report.rules)) for report in reports]
+
+    def _facts(
+        self, calendar: Calendar, keys: list[str], aspects: list[Aspect], cited: _Citer, code: str
+    ) -> list[FactsLine]:
+        withheld = self.check().withheld
+        return [
+            FactsLine(place=key, text=line.text, cites=cited.cite(line.rules))
+            for key in keys
+            for line in fact_lines(place_facts(calendar, key, withheld), calendar, aspects, code)
+        ]
+
+
+class _Citer:
+    """The passages citing the rules a result rests on: one per document, in the visitor's language
+    where the calendar names a translation that states the same values."""
+
+    def __init__(self, chosen: ChosenCalendar, documents: Mapping[str, str], language: str) -> None:
+        self.support, self.language = chosen.report.support, language
+        self.titles = getattr(documents, "titles", {})
+        self.languages = getattr(documents, "languages", {})
+        self.excerpts: dict[str, list[str]] = {}
+
+    def cite(self, rules: list[str]) -> list[str]:
+        ids = []
+        for rule in rules:
+            support = self.support.get((rule, self.language)) or self.support.get((rule, ""))
+            if support is None:
+                continue
+            excerpts = self.excerpts.setdefault(support.source, [])
+            if support.excerpt not in excerpts:
+                excerpts.append(support.excerpt)
+            ids.append(_chunk_id(support.source))
+        return list(dict.fromkeys(ids))
+
+    def passages(self) -> list[Passage]:
+        return [
+            Passage(
+                chunk_id=_chunk_id(source),
+                text="\n".join(excerpts),
+                title=self.titles.get(source, source),
+                source=source,
+                sources=[source],
+                language=self.languages.get(source, ""),
+                collection=VISIT_FACTS_COLLECTION,
+                score=1.0,
+            )
+            for source, excerpts in self.excerpts.items()
+        ]
+
+    def sources(self) -> list[str]:
+        return list(self.excerpts)
+
+
+def _chunk_id(source: str) -> str:
+    return "visit-fact-" + hashlib.sha1(source.encode()).hexdigest()[:16]
 
 
 def _day(text: str, today: dt.date, language: str) -> dt.date | None:
@@ -167,7 +273,7 @@ def _day(text: str, today: dt.date, language: str) -> dt.date | None:
     return parsed.day  # a past day is answered too: what the rules said then
 
 
-def _day_record(report: DayReport, calendar: Calendar, language: str) -> CalendarDay:
+def _day_record(report: DayReport, calendar: Calendar, language: str, cites: list[str]) -> CalendarDay:
     return CalendarDay(
         date=report.date.isoformat(),
         date_label=day_label(report.date, language),
@@ -183,26 +289,34 @@ def _day_record(report: DayReport, calendar: Calendar, language: str) -> Calenda
         prices_eur={p.ticket: p.full for p in report.prices},
         events=report.events,
         line=headline(report, calendar, language),
+        cites=cites,
         sources=report.sources,
         withheld_rules=report.withheld,
     )
 
 
 DESCRIPTION = (
-    "The visit calendar of the Palace of Versailles estate for one day or a short range: whether a place "
-    "(palace, trianon, gardens, park, coaches, or all) is open or closed and why, its hours and last "
-    "admission, whether entry is free that day (first Sundays, low season), the full prices and the events "
-    "(fountain shows), with the source of each rule. Use it for every question about opening, closing, "
-    "'open on', 'free on' or the price on a given day; pass the date exactly as the visitor wrote it. "
-    "Quote the summary's lines; when a day is 'unknown', search the knowledge base instead."
+    "The visit facts of the Palace of Versailles estate, checked against their sources: a place's "
+    "(palace, trianon, gardens, park, coaches, or all) opening hours by season, last admission, weekly "
+    "closures and closed days, free entry, ticket prices with the reduced rate; and, for a day or a short "
+    "range, whether it is open or closed and why. Use it first for every question about hours, opening, "
+    "closing, free entry or prices, with or without a date (pass the date exactly as the visitor wrote "
+    "it, none when none is named). Quote its lines and cite their passages; when a day is 'unknown', "
+    "search the knowledge base instead."
 )
 
 
 def build_calendar_tool(service: CalendarService) -> BaseTool:
     """The LangChain tool bound to ``service``; its result is the JSON of a CalendarResult."""
 
-    def run(date: str, place: str = DEFAULT_PLACE, until: str | None = None, language: str = "en") -> str:
-        return service.get(date, place, language, until).to_json()
+    def run(
+        date: str | None = None,
+        place: str = DEFAULT_PLACE,
+        aspects: list[Aspect] | None = None,
+        until: str | None = None,
+        language: str = "en",
+    ) -> str:
+        return service.get(date, place, language, until, aspects).to_json()
 
     return StructuredTool.from_function(
         func=run, name="get_visit_calendar", description=DESCRIPTION, args_schema=CalendarArguments

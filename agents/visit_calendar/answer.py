@@ -1,4 +1,4 @@
-"""A day report as the line a visitor reads, in their language, then its sources."""
+"""Visit facts as the lines a visitor reads, in their language: a day's report, or a place's facts."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from babel.dates import format_skeleton, get_day_names
+from babel.dates import format_skeleton, get_day_names, get_month_names
 from babel.lists import format_list
+from pydantic import BaseModel
 
 from agents.visit_calendar.engine import DayReport
-from agents.visit_calendar.rules import WEEKDAYS, Calendar, Hours
+from agents.visit_calendar.facts import Aspect, PlaceFacts
+from agents.visit_calendar.rules import WEEKDAYS, Calendar, FreeDays, Hours, Price, SpecialHours, month_day
 from rag.config import PROJECT_ROOT
 from rag.lexicon.dates import day_label
 from rag.lexicon.languages import supported_language
@@ -55,15 +57,6 @@ def headline(report: DayReport, calendar: Calendar, language: str | None) -> str
     return _SPACED_PERIOD.get(code, " ").join(sentences)
 
 
-def sources_line(report: DayReport, language: str | None) -> str:
-    return load_phrases()[supported_language(language)]["sources"].format(sources=", ".join(report.sources))
-
-
-def render(report: DayReport, calendar: Calendar, language: str | None) -> str:
-    """The headline, then the sources on their own line."""
-    return f"{headline(report, calendar, language)}\n{sources_line(report, language)}"
-
-
 def _closed(
     report: DayReport, calendar: Calendar, words: dict[str, Any], code: str, said: dict[str, str]
 ) -> str:
@@ -83,6 +76,128 @@ def _free_and_prices(report: DayReport, words: dict[str, Any], code: str) -> lis
         return [str(words[f"free_{report.free_why}"])]
     found = [] if report.free is False else [str(words["free_unknown"])]
     if report.prices:
-        tickets = [f"{words['tickets'].get(p.ticket, p.ticket)} {p.full:g} €" for p in report.prices]
+        tickets = [
+            f"{words['tickets'].get(p.ticket, p.ticket)} {p.full:g} €"
+            + (words["reduced"].format(reduced=f"{p.reduced:g}") if p.reduced is not None else "")
+            for p in report.prices
+        ]
         found.append(words["prices"].format(prices=format_list(tickets, locale=code)))
     return found
+
+
+def fact_lines(
+    facts: PlaceFacts, calendar: Calendar, aspects: list[Aspect], language: str | None
+) -> list[FactLine]:
+    """The place's facts for ``aspects`` as lines in ``language``, each with the rules it rests on."""
+    code = supported_language(language)
+    words = load_phrases()[code]
+    spot = calendar.places[facts.place]
+    place = spot.names.get(code) or spot.names["en"]
+    lines: list[FactLine] = []
+    if "hours" in aspects:
+        lines += [_hours_line(rule, calendar, words, code, place) for rule in facts.hours]
+        lines += [_special_line(rule, words, code, place) for rule in facts.special_hours]
+    if "hours" in aspects or "closed" in aspects:
+        names = get_day_names("wide", locale=code)
+        for weekly in facts.closed_weekdays:
+            days = format_list([str(names[WEEKDAYS.index(d)]) for d in weekly.weekdays], locale=code)
+            lines.append(
+                FactLine(
+                    text=words["closed_weekly_rule"].format(place=place, weekdays=days), rules=[weekly.id]
+                )
+            )
+    if "closed" in aspects:
+        for closed in facts.closed_dates:
+            days = format_list([_month_day_label(d, code) for d in closed.dates], locale=code)
+            lines.append(
+                FactLine(text=words["closed_dates_rule"].format(place=place, days=days), rules=[closed.id])
+            )
+    if "free" in aspects:
+        lines += [_free_line(rule, calendar, words, place) for rule in facts.free_days]
+    if "price" in aspects:
+        lines += [_price_line(rule, words) for rule in facts.prices]
+    end = "。" if code in _SPACED_PERIOD else "."
+    return [line.model_copy(update={"text": _capitalised(line.text) + end}) for line in lines]
+
+
+class FactLine(BaseModel):
+    """One line of visit facts and the ids of the rules it states."""
+
+    text: str
+    rules: list[str]
+
+
+def _hours_line(rule: Hours, calendar: Calendar, words: dict[str, Any], code: str, place: str) -> FactLine:
+    season = next((s for s in calendar.seasons if s.name == rule.season), None)
+    if season is None:
+        text = words["hours_line"].format(place=place, opens=rule.opens, closes=rule.closes)
+    else:
+        text = words["hours_season"].format(
+            place=place,
+            season=words[f"season_{season.name}"],
+            months=_months_label(season.starts, season.ends, code),
+            opens=rule.opens,
+            closes=rule.closes,
+        )
+    if rule.weekdays:
+        names = get_day_names("wide", locale=code)
+        text += words["open_days"].format(
+            days=format_list([str(names[WEEKDAYS.index(d)]) for d in rule.weekdays], locale=code)
+        )
+    if rule.last_admission:
+        text += words["last_admission"].format(time=rule.last_admission)
+    if rule.ticket_office_closes:
+        text += words["ticket_office"].format(time=rule.ticket_office_closes)
+    return FactLine(text=text, rules=[rule.id, *([season.id] if season else [])])
+
+
+def _special_line(rule: SpecialHours, words: dict[str, Any], code: str, place: str) -> FactLine:
+    names = get_month_names("wide", locale=code)
+    months = format_list([str(names[m]) for m in rule.months], locale=code)
+    return FactLine(
+        text=words["special_opens"].format(place=place, months=months, time=rule.opens), rules=[rule.id]
+    )
+
+
+def _free_line(rule: FreeDays, calendar: Calendar, words: dict[str, Any], place: str) -> FactLine:
+    if rule.every_day:
+        free = words["free_every_day"]
+    elif rule.first_sunday_of:
+        free = words["free_first_sunday"]
+    else:
+        free = words["free_in_season"].format(season=" / ".join(words[f"season_{s}"] for s in rule.seasons))
+    free = free.rstrip(".。")
+    if rule.except_events:
+        events = [e for e in calendar.events if e.id in rule.except_events]
+        names = ", ".join(words["event_names"].get(e.name, e.name) for e in events)
+        free += words["free_except"].format(events=names)
+    return FactLine(
+        text=words["free_place"].format(place=place, free=free[:1].lower() + free[1:]), rules=[rule.id]
+    )
+
+
+def _price_line(rule: Price, words: dict[str, Any]) -> FactLine:
+    ticket = words["tickets"].get(rule.ticket, rule.ticket)
+    if rule.season:
+        text = words["price_season"].format(
+            ticket=ticket, season=words[f"season_{rule.season}"], full=f"{rule.full:g}"
+        )
+    else:
+        text = words["price_line"].format(ticket=ticket, full=f"{rule.full:g}")
+    if rule.reduced is not None:
+        text += words["reduced"].format(reduced=f"{rule.reduced:g}")
+    return FactLine(text=text, rules=[rule.id])
+
+
+def _months_label(starts: str, ends: str, code: str) -> str:
+    names = get_month_names("wide", locale=code)
+    return f"{names[month_day(starts)[0]]}–{names[month_day(ends)[0]]}"
+
+
+def _month_day_label(text: str, code: str) -> str:
+    month, day = month_day(text)
+    return format_skeleton("MMMMd", dt.date(2024, month, day), locale=code)
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,7 +1,8 @@
-"""Whether a turn asks the calendar: a day named with an opening, closing, free-entry or price word.
+"""Whether a turn asks the visit facts: an opening, closing, free-entry or price word, with or
+without a day, about a place of the calendar (or none: the Palace).
 
 A slot rule rather than a topic of its own: the question stays a knowledge-base question (its other
-parts are searched as before), and the calendar tool is called besides it for the day named.
+parts are searched as before), and the calendar tool is called besides it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agents.tools.results import ToolOutcome
-from agents.visit_calendar.answer import load_phrases
 from agents.visit_calendar.rules import CALENDAR_FILE, load_calendar
 
 if TYPE_CHECKING:
@@ -24,11 +24,24 @@ _CONTEXT = re.compile(r"\s*\([^()]*\)\s*$")
 MAX_PLACES = 3
 
 
-@functools.lru_cache(maxsize=1)
-def aspect_cues() -> Cues:
-    from agents.offline.phrases import Cues  # lazily: the offline package imports this module
+ASPECTS = ("hours", "closed", "free", "price")  # what a visitor asks of the visit facts
+QUANTITY, TICKET = "how many", "ticket"  # "combien … le billet": how much a ticket is
 
-    return Cues(load_phrases()["cues"]["aspects"])
+
+def aspect_spans(text: str, language: str) -> list[tuple[str, int, int]]:
+    """Each aspect ``text`` asks and where: the glossary's terms in its language or English."""
+    from agents.answer.visitor_terms import (
+        concept_name,
+        found_in,
+        roles,
+    )  # the glossary reads offline's words
+
+    asking = roles()["asked_by"]  # the glossary's concepts asking each aspect
+    found = [(concept_name(concept), start, end) for concept, start, end in found_in(text, [language, "en"])]
+    spans = [(aspect, a, b) for name, a, b in found for aspect in ASPECTS if name in asking[aspect]]
+    if {QUANTITY, TICKET} <= {name for name, _, _ in found}:
+        spans += [("price", a, b) for name, a, b in found if name == QUANTITY]
+    return spans
 
 
 @functools.lru_cache(maxsize=4)
@@ -41,9 +54,15 @@ def _place_cues(path: Path) -> tuple[tuple[str, Cues], ...]:
     )
 
 
-def asks_calendar(text: str) -> bool:
+def aspects_asked(text: str, language: str) -> list[str]:
+    """What ``text`` asks of the visit facts: "hours", "closed", "free", "price" (none: not asked)."""
+    asked = {aspect for aspect, _, _ in aspect_spans(text, language)}
+    return [aspect for aspect in ASPECTS if aspect in asked]
+
+
+def asks_calendar(text: str, language: str) -> bool:
     """``text`` asks whether something is open, closed, free, or what it costs."""
-    return bool(aspect_cues().find(text))
+    return bool(aspect_spans(text, language))
 
 
 def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[str]:
@@ -67,7 +86,8 @@ def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) ->
     from rag.lexicon.folding import blanked
     from rag.lexicon.languages import UNSPACED_LANGUAGES
 
-    spans = [*aspect_cues().find(text), *day_spans(text), *day_modifiers().find(text)]
+    spans = [(a, b) for _, a, b in aspect_spans(text, language)]
+    spans += [*day_spans(text), *day_modifiers().find(text)]
     spans += [span for _, cues in _place_cues(path) for span in cues.find(text)]
     rest = blanked(text, spans)
     offers = set(roles()["offers"])
@@ -78,26 +98,27 @@ def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) ->
     return bool(words) or (language in UNSPACED_LANGUAGES and bool(unread_words(rest, language)))
 
 
-def answered_by_calendar(part: str) -> bool:
-    """A question part the calendar answers whole: it names a day and asks about opening, closing,
-    free entry or a price ("Is the palace open next Monday", not "can I bring a stroller")."""
-    from agents.reading.slots import date_phrase_in
-
+def answered_by_calendar(part: str, language: str) -> bool:
+    """A question part the visit facts answer whole: it asks about opening, closing, free entry or
+    a price of a place of the calendar ("Is the palace open next Monday", "how much is the Palace
+    ticket", not "can I bring a stroller" nor "how much is the audioguide")."""
     own = _CONTEXT.sub("", part)  # a part's context, "(the part it follows)", is not what it asks
-    return asks_calendar(own) and date_phrase_in(own) is not None
+    return asks_calendar(own, language) and bool(places_asked(own, language))
 
 
 def calendar_settled(results: Iterable[ToolOutcome]) -> bool:
-    """Whether this turn's calendar results settle every day they report: open or closed, and
-    free or not. A day the calendar cannot settle (a rule withheld by the source check, show days
-    not on file) leaves the question to the knowledge base."""
-    days = [
-        day
-        for result in results
-        if result.tool == "get_visit_calendar" and result.status == "ok"
-        for day in result.result.get("days", [])
-    ]
-    return bool(days) and all(
-        day.get("open") == "closed" or (day.get("open") == "open" and day.get("free") is not None)
-        for day in days
-    )
+    """Whether this turn's calendar results settle what they were asked: every day they report open
+    or closed (and free or not), or, asked on no day, some fact. A day the calendar cannot settle (a
+    rule withheld by the source check, show days not on file) or a result with no fact leaves the
+    question to the knowledge base."""
+    asked = [r for r in results if r.tool == "get_visit_calendar" and r.status == "ok"]
+    if not asked:
+        return False
+    for result in asked:
+        days, facts = result.result.get("days", []), result.result.get("facts", [])
+        if not (days or facts) or not all(
+            day.get("open") == "closed" or (day.get("open") == "open" and day.get("free") is not None)
+            for day in days
+        ):
+            return False
+    return True

@@ -13,7 +13,7 @@ import datetime as dt
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,7 @@ from agents.visit_calendar.rules import (
     Price,
     Rule,
     Season,
+    SpecialHours,
     month_day,
 )
 from rag.front_matter import split_front_matter
@@ -68,11 +69,21 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class Support:
+    """Where a rule's values are written: the document, and the excerpt stating them."""
+
+    source: str
+    excerpt: str
+
+
+@dataclass(frozen=True)
 class CheckReport:
-    """The check's outcome: the problems, and the ids of the rules not to use."""
+    """The check's outcome: the problems, the ids of the rules not to use, and for each rule used
+    the excerpt backing it, by language ("" for the cited source itself)."""
 
     checked: int
     problems: tuple[Problem, ...]
+    support: Mapping[tuple[str, str], Support] = field(default_factory=dict)
 
     @property
     def withheld(self) -> frozenset[str]:
@@ -82,24 +93,48 @@ class CheckReport:
 def check_calendar(calendar: Calendar, texts: Mapping[str, str]) -> CheckReport:
     """Every rule of ``calendar`` against ``texts`` (a document's whole indexed text by its source)."""
     problems: list[Problem] = []
+    support: dict[tuple[str, str], Support] = {}
     rules = calendar.rules()
     for rule in rules:
         text = texts.get(rule.source)
         if text is None:
             problems.append(Problem(rule.id, rule.source, None))
             continue
-        problems += [Problem(rule.id, rule.source, value.label) for value in _unsaid(values_of(rule), text)]
-    return CheckReport(checked=len(rules), problems=tuple(problems))
+        values = values_of(rule)
+        unsaid, excerpt = _unsaid(values, text)
+        problems += [Problem(rule.id, rule.source, value.label) for value in unsaid]
+        if unsaid:
+            continue
+        support[(rule.id, "")] = Support(rule.source, excerpt)
+        for language, other in calendar.translations.get(rule.source, {}).items():
+            missing, translated = _unsaid(values, texts.get(other, ""))
+            if not missing and other in texts:
+                support[(rule.id, language)] = Support(other, translated)
+    return CheckReport(checked=len(rules), problems=tuple(problems), support=support)
 
 
-def _unsaid(values: list[Value], text: str) -> list[Value]:
+def _unsaid(values: list[Value], text: str) -> tuple[list[Value], str]:
     """The values no single line of ``text`` writes together with the others: a rule's hours must be
     one line's hours, not an opening time from one line and a closing time from another. Returns
-    what the line writing the most of them lacks (nothing when one line writes them all)."""
-    if not values:
-        return []
-    lines = [_plain(line) for line in text.splitlines() if line.strip()] or [""]
-    return min(([v for v in values if not _written(v, line)] for line in lines), key=len)
+    what the line writing the most of them lacks (nothing when one line writes them all), and the
+    excerpt of that line around them."""
+    lines = [line for line in text.splitlines() if line.strip()] or [""]
+    plain = [_plain(line) for line in lines]
+    best = min(range(len(lines)), key=lambda i: sum(not _written(v, plain[i]) for v in values))
+    return [v for v in values if not _written(v, plain[best])], excerpt(values, plain[best], lines[best])
+
+
+def excerpt(values: list[Value], plain: str, line: str, margin: int = 90) -> str:
+    """The part of ``line`` from a little before its first stated value to a little after its last,
+    cut at spaces: a page's text may be one long line."""
+    spans = [m.span() for v in values for s in v.spellings if (m := _pattern(s).search(plain))]
+    text = _plain_case(line)
+    if not spans or len(text) <= 2 * margin + 80:
+        return text
+    start, end = max(0, min(a for a, _ in spans) - margin), min(len(text), max(b for _, b in spans) + margin)
+    start = text.rfind(" ", 0, start) + 1 if start else 0
+    end = text.find(" ", end) if text.find(" ", end) > 0 else len(text)
+    return ("… " if start else "") + text[start:end].strip() + (" …" if end < len(text) else "")
 
 
 def values_of(rule: Rule) -> list[Value]:
@@ -111,8 +146,12 @@ def values_of(rule: Rule) -> list[Value]:
     if isinstance(rule, ClosedDates):
         return [CLOSED, *(_day_value(value) for value in rule.dates)]
     if isinstance(rule, Hours):
-        times = [rule.opens, rule.closes, *([rule.last_admission] if rule.last_admission else [])]
-        return [_time(value) for value in times] + [_weekday(name) for name in rule.weekdays or []]
+        times = [rule.opens, rule.closes, rule.last_admission, rule.ticket_office_closes]
+        return [_time(value) for value in times if value] + [_weekday(name) for name in rule.weekdays or []]
+    if isinstance(rule, SpecialHours):
+        return [_time(value) for value in (rule.opens, rule.closes) if value] + [
+            _month(m) for m in rule.months
+        ]
     if isinstance(rule, FreeDays):
         return _free_values(rule)
     if isinstance(rule, Price):
@@ -148,8 +187,12 @@ def _pattern(spelling: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w:]){re.escape(spelling.casefold())}(?![\d:])")
 
 
+def _plain_case(text: str) -> str:
+    return " ".join(_MARKUP.sub("", text).replace("\u00a0", " ").replace("\u202f", " ").split())
+
+
 def _plain(text: str) -> str:
-    return " ".join(_MARKUP.sub("", text).replace("\u00a0", " ").replace("\u202f", " ").split()).casefold()
+    return _plain_case(text).casefold()
 
 
 def _time(value: str) -> Value:
@@ -166,9 +209,10 @@ def _time(value: str) -> Value:
 
 
 def _amount(value: float) -> Value:
-    number = f"{value:g}"
-    spellings = (f"{number} €", f"{number}€", f"€{number}", f"{number} euros", f"{number},00 €")
-    return Value(f"{number} €", spellings)
+    """A price as documents write it: "21 €", "21,00 €", "14.50 €", "14,50€", "€14.50", "14,5 euros"."""
+    numbers = {f"{value:g}", f"{value:.2f}", f"{value:g}".replace(".", ","), f"{value:.2f}".replace(".", ",")}
+    spellings = [form.format(n) for n in sorted(numbers) for form in ("{} €", "{}€", "€{}", "{} euros")]
+    return Value(f"{value:g} €", tuple(spellings))
 
 
 def _day_value(text: str) -> Value:
@@ -198,24 +242,41 @@ def _weekday(name: str) -> Value:
     return Value(name, tuple(spellings))
 
 
-def corpus_texts(folder: Path) -> dict[str, str]:
+class Documents(dict[str, str]):
+    """Documents' texts by source, with each one's title and language where known."""
+
+    def __init__(self, texts: Mapping[str, str], titles: Mapping[str, str], languages: Mapping[str, str]):
+        super().__init__(texts)
+        self.titles, self.languages = dict(titles), dict(languages)
+
+
+def corpus_texts(folder: Path) -> Documents:
     """A corpus folder's documents by source (their path under ``folder``, as the index names them)."""
-    return {
-        path.relative_to(folder).as_posix(): split_front_matter(path.read_text(encoding="utf-8")).text
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and path.suffix in {".md", ".txt"}
-    }
+    texts, titles, languages = {}, {}, {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in {".md", ".txt"}:
+            source = path.relative_to(folder).as_posix()
+            texts[source] = split_front_matter(path.read_text(encoding="utf-8")).text
+            heading = next((line for line in texts[source].splitlines() if line.startswith("# ")), "")
+            titles[source] = heading.removeprefix("# ").strip() or path.stem
+            languages[source] = path.suffixes[-2].lstrip(".") if len(path.suffixes) > 1 else ""
+    return Documents(texts, titles, languages)
 
 
-def index_texts(records: Iterable[tuple[str, str, Mapping[str, object]]]) -> dict[str, str]:
+def index_texts(records: Iterable[tuple[str, str, Mapping[str, object]]]) -> Documents:
     """Each indexed document's text, its chunks joined, from ``ChunkStore.iter_records()``."""
     texts: dict[str, list[str]] = {}
+    titles: dict[str, str] = {}
+    languages: dict[str, str] = {}
     for _, document, metadata in records:
-        texts.setdefault(str(metadata.get("source", "")), []).append(document)
-    return {source: "\n".join(chunks) for source, chunks in texts.items()}
+        source = str(metadata.get("source", ""))
+        texts.setdefault(source, []).append(document)
+        titles.setdefault(source, str(metadata.get("title", "") or source))
+        languages.setdefault(source, str(metadata.get("language", "") or ""))
+    return Documents({source: "\n".join(chunks) for source, chunks in texts.items()}, titles, languages)
 
 
-def indexed_texts(retriever: HybridRetriever) -> dict[str, str]:
+def indexed_texts(retriever: HybridRetriever) -> Documents:
     """The documents of every collection ``retriever`` searches, by source."""
     return index_texts(
         record for searcher in retriever.collections for record in searcher.store.iter_records()

@@ -30,6 +30,7 @@ class DayReport(BaseModel):
     opens: str | None = None
     closes: str | None = None
     last_admission: str | None = None
+    ticket_office_closes: str | None = None
     free: bool | None = None  # None: not known here
     free_why: FreeWhy | None = None
     prices: list[Price] = Field(default_factory=list)
@@ -74,10 +75,11 @@ def day_at(calendar: Calendar, place: str, day: dt.date, withheld: Collection[st
         return True
 
     seasons = [s for s in calendar.seasons if s.valid_on(day) and s.holds(day)]
-    if not seasons or not usable(seasons[0]):
+    if calendar.seasons and (not seasons or not usable(seasons[0])):
         return report
-    report.season = seasons[0].name
-    report.rest_on(seasons[0])
+    if seasons:
+        report.season = seasons[0].name
+        report.rest_on(seasons[0])
     for closed in calendar.closed_dates:
         if place in closed.places and closed.valid_on(day) and _month_day(day) in closed.dates:
             if usable(closed):
@@ -90,7 +92,8 @@ def day_at(calendar: Calendar, place: str, day: dt.date, withheld: Collection[st
                 report.rest_on(weekly)
                 return _closed(report, "weekly")
             return report
-    hours = [h for h in calendar.hours if h.place == place and h.season == report.season and h.valid_on(day)]
+    seasonal = [h for h in calendar.hours if h.season in (None, report.season)]
+    hours = [h for h in seasonal if h.place == place and h.valid_on(day)]
     if not hours or not usable(hours[0]):
         return report
     rule = hours[0]
@@ -100,6 +103,16 @@ def day_at(calendar: Calendar, place: str, day: dt.date, withheld: Collection[st
         return _closed(report, "not_an_opening_day") if rule.other_days == "closed" else report
     report.status = "open"
     report.opens, report.closes, report.last_admission = rule.opens, rule.closes, rule.last_admission
+    report.ticket_office_closes = rule.ticket_office_closes
+    for special in calendar.special_hours:
+        if (
+            special.place == place
+            and day.month in special.months
+            and special.valid_on(day)
+            and usable(special)
+        ):
+            report.opens, report.closes = special.opens or report.opens, special.closes or report.closes
+            report.rest_on(special)
     report.events = [e.name for e in calendar.events if place in e.places and e.on(day) and usable(e)]
     for event in calendar.events:
         if event.name in report.events:

@@ -86,15 +86,33 @@ class ClosedDates(Rule):
 
 class Hours(Rule):
     place: str
-    season: SeasonName
+    season: SeasonName | None = None  # None: whatever the season
     opens: str  # HH:MM
     closes: str
     last_admission: str | None = None
+    ticket_office_closes: str | None = None
     weekdays: list[Weekday] | None = None  # open on these days only (None: every day not closed)
     public_holidays: bool = False  # ... and on French public holidays
     other_days: Literal["closed", "unknown"] = "closed"
 
-    @field_validator("opens", "closes", "last_admission")
+    @field_validator("opens", "closes", "last_admission", "ticket_office_closes")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        if value is not None:
+            dt.time.fromisoformat(value)
+        return value
+
+
+class SpecialHours(Rule):
+    """Other hours in some months of a season (schema.org's specialOpeningHoursSpecification):
+    "opens at 10:00 in July and August"; what it does not say keeps the season's value."""
+
+    place: str
+    months: list[int] = Field(min_length=1)
+    opens: str | None = None
+    closes: str | None = None
+
+    @field_validator("opens", "closes")
     @classmethod
     def _time(cls, value: str | None) -> str | None:
         if value is not None:
@@ -139,19 +157,23 @@ class Calendar(BaseModel):
 
     timezone: str = "Europe/Paris"
     places: dict[str, Place]
-    seasons: list[Season]
+    seasons: list[Season] = Field(default_factory=list)  # none: the hours hold all year
     closed_weekdays: list[ClosedWeekdays] = Field(default_factory=list)
     closed_dates: list[ClosedDates] = Field(default_factory=list)
     hours: list[Hours] = Field(default_factory=list)
+    special_hours: list[SpecialHours] = Field(default_factory=list)
     free_days: list[FreeDays] = Field(default_factory=list)
     prices: list[Price] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
+    # The same document in other languages, by source: {"hours.en.md": {"fr": "hours.fr.md"}}. A
+    # rule is cited from the visitor's language's version when that one states its values too.
+    translations: dict[str, dict[str, str]] = Field(default_factory=dict)
 
     def rules(self) -> list[Rule]:
         """Every rule, seasons first."""
         groups: list[list[Rule]] = [
             list(self.seasons), list(self.closed_weekdays), list(self.closed_dates), list(self.hours),
-            list(self.free_days), list(self.prices), list(self.events),
+            list(self.special_hours), list(self.free_days), list(self.prices), list(self.events),
         ]  # fmt: skip
         return [rule for group in groups for rule in group]
 
@@ -178,7 +200,9 @@ def load_calendar(path: Path = CALENDAR_FILE) -> Calendar:
         with path.open("rb") as file:
             return Calendar.model_validate(tomllib.load(file))
     except FileNotFoundError as error:
-        raise CalendarFileError(f"No calendar file at {path}: set TOOLS_CALENDAR_FILE to one.") from error
+        raise CalendarFileError(
+            f"No visit-facts file at {path}: unset TOOLS_CALENDAR_FILE or point it at one."
+        ) from error
     except (tomllib.TOMLDecodeError, ValueError) as error:
         raise CalendarFileError(
             f"{path} is not a valid calendar ({error}); fix it as docs/tools.md describes."

@@ -29,6 +29,7 @@ from rag.crawl.outcome import deferred, held_back, known_links, next_record
 from rag.crawl.scope import CrawlInputError, CrawlScope, normalise_url
 from rag.crawl.sitemaps import SitemapError, allow_everything, parse_sitemap, robot_token, robots_rules
 from rag.crawl.state import CrawlState, PageRecord, crawl_lock, state_path
+from rag.crawl.structured import json_ld
 from rag.documents import Document
 from rag.embeddings import Embedder
 from rag.indexer import IndexProgress, IndexReport, documents_within_cap, index_documents, location_of
@@ -303,6 +304,7 @@ class SiteCrawl:
     async def _visit(self, url: str, fetcher: PoliteFetcher) -> None:
         previous = self.known.get(url)
         now = time.time()
+        structured: list[dict[str, Any]] | None = None  # the page's JSON-LD, when it was fetched whole
         if previous and previous.retry_at and previous.retry_at > now:
             record = deferred(previous, self.report.run_id)
         else:
@@ -314,6 +316,7 @@ class SiteCrawl:
                 last_modified=previous.last_modified if live and previous else None,
             )
             page = await asyncio.to_thread(extract_page, result.body, url) if result.kind == "ok" else None
+            structured = json_ld(result.body) if page is not None else None
             record = next_record(
                 previous,
                 result,
@@ -326,6 +329,8 @@ class SiteCrawl:
         if previous is not None and record.last_outcome == "updated":
             self.replaced[url] = previous
         self.state.save(record)
+        if structured is not None and record.live:
+            self.state.save_structured(url, structured)
         self._enqueue_links(known_links(record), url)
         self.known[url] = record
         self.report.outcomes[str(record.last_outcome)] += 1

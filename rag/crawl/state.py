@@ -41,6 +41,10 @@ CREATE TABLE IF NOT EXISTS pages (
     last_run INTEGER, last_outcome TEXT, last_reason TEXT,
     links TEXT
 );
+CREATE TABLE IF NOT EXISTS structured_data (
+    url TEXT PRIMARY KEY,
+    json TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     key TEXT NOT NULL,
@@ -168,6 +172,22 @@ class CrawlState:
             self.db.execute(
                 f"INSERT OR REPLACE INTO pages ({', '.join(_COLUMNS)}) VALUES ({placeholders})", values
             )
+
+    def save_structured(self, url: str, items: list[dict[str, Any]]) -> None:
+        """Keep a page's JSON-LD objects (none: forget those it had)."""
+        with self.db:
+            if items:
+                row = (url, json.dumps(items))
+                self.db.execute("INSERT OR REPLACE INTO structured_data (url, json) VALUES (?, ?)", row)
+            else:
+                self.db.execute("DELETE FROM structured_data WHERE url = ?", (url,))
+
+    def structured(self) -> dict[str, list[dict[str, Any]]]:
+        """The JSON-LD objects of every live page, by URL."""
+        rows = self.db.execute(
+            "SELECT s.url, s.json FROM structured_data s JOIN pages p ON p.url = s.url WHERE p.live = 1"
+        )
+        return {row["url"]: json.loads(row["json"]) for row in rows}
 
     def live_pages(self) -> Iterator[PageRecord]:
         """Pages whose text belongs in the index, by URL."""

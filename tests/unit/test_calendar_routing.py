@@ -1,4 +1,5 @@
-"""The offline model calls get_visit_calendar for a day named with an opening, free or price word.
+"""The offline model calls get_visit_calendar for an opening, closing, free or price question, with
+the day it names if any.
 
 Read with the real multilingual-e5-small embedder, as tests/unit/test_reading.py does.
 """
@@ -33,7 +34,12 @@ def index(local_embedder: Any) -> IntentIndex:
 
 
 def calendar_args(calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    return [args for name, args in calls if name == "get_visit_calendar"]
+    """The calendar calls' arguments but the aspects asked (tested on their own below)."""
+    return [
+        {k: v for k, v in args.items() if k != "aspects"}
+        for name, args in calls
+        if name == "get_visit_calendar"
+    ]
 
 
 @pytest.mark.parametrize("language", list(ASKED))
@@ -115,3 +121,38 @@ def test_a_day_asked_of_no_other_subject_is_the_palaces_or_the_named_places(
 ) -> None:
     request = read_turn(message, None, None, index)
     assert [args["place"] for args in calendar_args(calls_for(request, TOOLS))] == [place]
+
+
+@pytest.mark.parametrize(
+    ("message", "place", "aspects"),
+    [
+        ("Wie viel kostet eine Eintrittskarte für das Schloss?", "palace", ["price"]),
+        ("A che ora chiude il parco?", "park", ["hours"]),
+        ("De tuinen, zijn die gratis toegankelijk?", "gardens", ["free"]),
+        ("トリアノンの休館日はいつですか？", "trianon", ["closed"]),
+        ("凡尔赛宫的门票多少钱？", "palace", ["price"]),
+    ],
+)
+def test_a_visit_fact_asked_on_no_day_calls_the_calendar_with_what_is_asked(
+    message: str, place: str, aspects: list[str], index: IntentIndex
+) -> None:
+    """No day is needed: the visit facts answer "how much", "when does it close", "is it free"."""
+    request = read_turn(message, None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [(args["place"], args["aspects"], "date" in args) for args in calls] == [(place, aspects, False)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How much does the audio guide cost?",
+        "Combien coûte une promenade à cheval dans le parc ?",
+        "¿Cuánto cuesta el alquiler de una bicicleta?",
+    ],
+)
+def test_a_price_of_something_else_on_no_day_is_left_to_the_knowledge_base(
+    message: str, index: IntentIndex
+) -> None:
+    """The visit facts hold the tickets' prices, not an offer's: "the audio guide", "a ride"."""
+    request = read_turn(message, None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == []

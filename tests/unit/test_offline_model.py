@@ -221,52 +221,59 @@ def test_a_question_of_many_parts_is_capped() -> None:
 # --- answering --------------------------------------------------------------------------------
 
 
-def test_the_value_asked_for_comes_first_labelled_in_the_visitors_language_then_the_quote() -> None:
+def test_free_text_gives_no_bold_headline_only_its_best_sentences_with_their_context() -> None:
+    """No value is claimed from prose: the sentences are quoted, each with its heading or label."""
     evidence = [
         _passage(1, "Le Parc est ouvert tous les jours."),
-        _passage(2, "Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison."),
+        _passage(
+            2, "Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison.", title="Tarifs"
+        ),
     ]
 
     answer = _answer("パスポートの料金はいくらですか？", evidence, language="ja")
 
-    paragraphs = answer.split("\n\n")  # Markdown paragraphs: each shows on its own lines
-    assert paragraphs[1] == "**料金**: €32 (ハイシーズン) · €24 (オフシーズン) [2]"
-    assert "“Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison.” [2]" in paragraphs[2]
-    assert "フランス語" in paragraphs[0]
-
-
-def test_each_part_is_answered_from_its_own_sentence() -> None:
-    evidence = [
-        _passage(1, "Le Château ouvre à 9 h et ferme à 18 h 30 du mardi au dimanche."),
-        _passage(2, "Le billet Château coûte 21 € ; il est gratuit pour les moins de 18 ans."),
-    ]
-
-    answer = _answer("À quelle heure ouvre le Château ? Combien coûte le billet ?", evidence)
-
+    assert "**" not in answer
     assert (
-        "**Horaires**: 09:00 · 18:30 (mardi–dimanche) [1]" in answer and "**Prix**: 21\u00a0€ [2]" in answer
+        "“*Tarifs* — Le billet Passeport coûte 32 € en haute saison et 24 € en basse saison.” [2]" in answer
+    )
+    assert "フランス語" in answer.split("\n\n")[0]
+
+
+def _calendar_result(line: str, cites: list[str]) -> dict[str, Any]:
+    facts = [{"place": "palace", "text": line, "cites": cites}]
+    return {"tool": "get_visit_calendar", "status": "ok", "summary": line, "result": {"facts": facts}}
+
+
+def _fact_passage(number: int, text: str) -> Passage:
+    return Passage(
+        number=number, chunk_id=f"fact{number}", text=text, title="Horaires", collection="visit_facts"
     )
 
 
-@pytest.mark.parametrize(
-    ("question", "language", "fact"),
-    [
-        ("When was the Petit Trianon built?", "en", "**Date**: 1762 · 1768 [2]"),  # built, not finished
-        ("Wann wurde das Petit Trianon gebaut?", "de", "**Datum**: 1762 · 1768 [2]"),
-        ("プチ・トリアノンはいつ完成しましたか？", "ja", "**日付**: 1768年3月8日 [2]"),  # finished
-        ("Quand le Petit Trianon a-t-il été achevé ?", "fr", "**Date**: 8 mars 1768 [2]"),
-    ],
-)
-def test_a_date_fact_is_written_the_visitors_way_and_the_quote_keeps_the_sources(
-    question: str, language: str, fact: str
-) -> None:
-    quote = "Le Petit Trianon est construit entre 1762 et 1768 ; il est achevé le 8 mars 1768."
-    evidence = [_passage(1, "Le Parc est ouvert tous les jours."), _passage(2, quote, title="Petit Trianon")]
+def test_a_visit_fact_heads_the_answer_in_bold_citing_the_excerpt_it_was_checked_against() -> None:
+    evidence = [_fact_passage(1, "Château : de 9 h à 18 h 30."), _passage(2, "Le billet coûte 21 €.")]
+    results = [_calendar_result("Le Château, haute saison : 09:00–18:30.", ["fact1"])]
 
-    answer = _answer(question, evidence, language=language)
+    answer = _answer("À quelle heure ouvre le château ?", evidence, tool_results=results)
 
-    headlines = [line for line in answer.splitlines() if line.startswith("**")]
-    assert headlines == [fact] and f"“{quote}” [2]" in answer
+    assert answer.splitlines()[0] == "**Le Château, haute saison : 09:00–18:30.** [1]"
+    assert "21 €" not in answer  # the fact answers the question: no free text beside it
+
+
+def test_an_official_answer_wins_over_the_visit_facts_and_the_knowledge_base() -> None:
+    official = Passage(
+        number=2, chunk_id="official-1", text="Le Château est fermé le 15 décembre.", collection="official"
+    )
+    evidence = [
+        _fact_passage(1, "Château : de 9 h à 17 h 30."),
+        official,
+        _passage(3, "Ouvert de 9 h à 17 h 30."),
+    ]
+    results = [_calendar_result("15 décembre — le Château : ouvert de 09:00 à 17:30.", ["fact1"])]
+
+    answer = _answer("Le château est-il ouvert le 15 décembre ?", evidence, tool_results=results)
+
+    assert answer == "**Le Château est fermé le 15 décembre.** [2]"
 
 
 def test_unrelated_evidence_gives_an_abstention_pointing_to_the_official_website() -> None:

@@ -24,6 +24,7 @@ def answer(question: str, day: dict[str, Any]) -> str:
         knowledge_base=KnowledgeBaseSlots(subject=question, search=question),
         language="fr",
     )
+    day = {"line": LINE.splitlines()[0], **day}
     result = {"tool": "get_visit_calendar", "status": "ok", "summary": LINE, "result": {"days": [day]}}
     brief = Brief(node="synthesize", question=question, language="fr", evidence=[HOURS],
                   tool_results=[result], request=request)  # fmt: skip

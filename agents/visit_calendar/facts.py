@@ -1,0 +1,58 @@
+"""What the visit facts say of a place on no particular day: hours by season, closures, free entry,
+prices (pure: no I/O, no clock). A question naming a day is answered by ``engine.day_at`` instead."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel, Field
+
+from agents.visit_calendar.rules import (
+    Calendar,
+    ClosedDates,
+    ClosedWeekdays,
+    FreeDays,
+    Hours,
+    Price,
+    Rule,
+    SpecialHours,
+)
+
+R = TypeVar("R", bound=Rule)
+Aspect = Literal["hours", "closed", "free", "price"]
+ASPECTS: tuple[Aspect, ...] = ("hours", "closed", "free", "price")
+
+
+class PlaceFacts(BaseModel):
+    """The rules of one place that the source check keeps, grouped by what a visitor asks."""
+
+    place: str
+    hours: list[Hours] = Field(default_factory=list)
+    special_hours: list[SpecialHours] = Field(default_factory=list)
+    closed_weekdays: list[ClosedWeekdays] = Field(default_factory=list)
+    closed_dates: list[ClosedDates] = Field(default_factory=list)
+    free_days: list[FreeDays] = Field(default_factory=list)
+    prices: list[Price] = Field(default_factory=list)
+
+
+def place_facts(calendar: Calendar, place: str, withheld: Collection[str] = ()) -> PlaceFacts:
+    """Every usable rule of ``place``: those ``withheld`` by the source check are left out."""
+
+    def kept(rules: Sequence[R]) -> list[R]:
+        return [rule for rule in rules if rule.id not in withheld and place in _places(rule)]
+
+    return PlaceFacts(
+        place=place,
+        hours=kept(calendar.hours),
+        special_hours=kept(calendar.special_hours),
+        closed_weekdays=kept(calendar.closed_weekdays),
+        closed_dates=kept(calendar.closed_dates),
+        free_days=kept(calendar.free_days),
+        prices=kept(calendar.prices),
+    )
+
+
+def _places(rule: Rule) -> list[str]:
+    """The places a rule is about: its ``places``, or its one ``place``."""
+    return list(getattr(rule, "places", None) or [getattr(rule, "place", "")])
