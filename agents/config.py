@@ -59,7 +59,18 @@ class AgentSettings(BaseSettings):
         description="Any OpenAI-compatible server (Ollama, vLLM, LM Studio), e.g. http://127.0.0.1:11434/v1.",
     )
 
-    temperature: float = Field(0.1, ge=0.0, le=1.0, description="Sampling temperature (0-1 on both APIs).")
+    temperature: float | None = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="Sampling temperature (0-1 on both APIs); unset = the model's default. Never sent to "
+        "models whose profile says they refuse one (OpenAI's o-series and other reasoning models).",
+    )
+    streaming: bool = Field(
+        True,
+        description="Stream answers token by token; false = one request per answer, shown when complete "
+        "(for proxies or servers that do not stream).",
+    )
     request_timeout_seconds: float = Field(
         30.0, gt=0, le=600, description="Longest wait for the server to answer, per attempt."
     )
