@@ -112,6 +112,20 @@ class AgentSettings(BaseSettings):
         8, ge=1, le=50, description="Tool calls run per model reply; the rest are dropped (and traced)."
     )
     max_searches: int = Field(12, ge=1, le=100, description="Knowledge-base searches per visitor turn.")
+    history_full_turns: int = Field(
+        1,
+        ge=0,
+        le=50,
+        description="Earlier turns the tool-choosing model sees whole (retrieved passages included); older "
+        "ones are sent as their question and answer only. The checkpoint keeps everything.",
+    )
+    history_max_tokens: int = Field(
+        4000,
+        ge=500,
+        le=200_000,
+        description="Most of the conversation the tool-choosing model is sent, in approximate tokens; the "
+        "oldest turns are left out first.",
+    )
     duplicate_query_threshold: float | None = Field(
         None,
         gt=0.0,

@@ -106,6 +106,8 @@ class AgentService:
             max_rounds=self.settings.max_rounds,
             max_tool_calls=self.settings.max_tool_calls,
             max_searches=self.settings.max_searches,
+            history_full_turns=self.settings.history_full_turns,
+            history_max_tokens=self.settings.history_max_tokens,
             duplicate_query_threshold=self.settings.duplicate_query_threshold
             or same_query_threshold(retriever_.embedder.name),
             rewrite_unverified=not self.offline,  # the offline model quotes: a rewrite would say the same

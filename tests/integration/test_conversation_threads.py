@@ -18,6 +18,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
+from agents.checkpoints import state_serializer
 from agents.config import AgentSettings
 from agents.events import ErrorOccurred, FinalAnswer
 from agents.llm import build_chat_model
@@ -202,7 +203,7 @@ def test_a_thread_stored_broken_is_repaired_when_read(
 
 def test_a_provider_switch_after_a_failed_turn_keeps_the_thread(retriever: HybridRetriever) -> None:
     """OpenAI's long tool-call ids and a failed turn, then Mistral with its nine-character ids."""
-    saver = InMemorySaver()
+    saver = InMemorySaver(serde=state_serializer())
     openai, mistral = FakeChatServer(rules="openai").start(), FakeChatServer(rules="mistral").start()
     try:
         openai.reply(search(call_id="call_Zk2dR9sPqLmN0aB7xYt1"), gap("openai"), error(500))
