@@ -242,3 +242,20 @@ def test_a_twenty_turn_conversation_stays_valid_and_within_the_history_budget(
     last = server.requests[first_requests[19]].body["messages"]
     assert any(m["content"].startswith("Answer number 1:") for m in last if m["role"] == "assistant")
     assert sum(m["role"] == "tool" for m in last) == 1  # only the previous turn's passages are sent again
+
+
+def test_a_failed_turn_is_not_restored_as_an_answer_in_the_app(
+    server: FakeChatServer, retriever: HybridRetriever
+) -> None:
+    from app_ui.thread_address import stored_turns
+
+    agent = service(server, retriever)
+    server.reply(*FAILING_AT["synthesize"](server.rules))
+    agent.ask("Quels sont les horaires du château ?", "t")
+    ask_next(server, agent, "t")
+
+    turns = stored_turns(agent.graph, "t")
+
+    assert [(turn.question, turn.final.answer if turn.final else None) for turn in turns] == [
+        ("Et le dimanche ?", "The palace opens at nine [1].")
+    ]
