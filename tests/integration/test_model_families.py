@@ -91,3 +91,24 @@ def test_an_openai_turn_with_gap_analysis_prints_no_serializer_warning(
 
     assert isinstance(result, FinalAnswer) and openai.rejected == []
     assert [str(w.message) for w in caught if "serializ" in str(w.message).lower()] == []
+
+
+def test_a_whole_turn_without_streaming_answers_and_never_asks_for_a_stream(
+    retriever: HybridRetriever,  # noqa: F811 - the fixture
+) -> None:
+    server = FakeChatServer(rules="mistral").start()
+    try:
+        server.reply(
+            completion(None, [tool_call("search_knowledge_base", json.dumps({"query": "horaires"}))]),
+            completion(None, [tool_call("GapAnalysis", json.dumps({"answered": ["hours"]}), "struct001")]),
+            completion("The palace opens at nine [1]."),
+        )
+        llm = build_chat_model(chat_settings("mistral", server.base_url, streaming=False))
+        settings = AgentSettings(_env_file=None, checkpoint_path=Path("unused.sqlite"))
+        agent = AgentService(settings=settings, retriever=retriever, llm=llm, checkpointer=InMemorySaver())
+        result = agent.ask("Horaires ?", "t")
+    finally:
+        server.stop()
+
+    assert isinstance(result, FinalAnswer) and result.answer == "The palace opens at nine [1]."
+    assert server.rejected == [] and not any(request.body.get("stream") for request in server.requests)
