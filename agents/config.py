@@ -59,7 +59,18 @@ class AgentSettings(BaseSettings):
         description="Any OpenAI-compatible server (Ollama, vLLM, LM Studio), e.g. http://127.0.0.1:11434/v1.",
     )
 
-    temperature: float = Field(0.1, ge=0.0, le=1.0, description="Sampling temperature (0-1 on both APIs).")
+    temperature: float | None = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="Sampling temperature (0-1 on both APIs); unset = the model's default. Never sent to "
+        "models whose profile says they refuse one (OpenAI's o-series and other reasoning models).",
+    )
+    streaming: bool = Field(
+        True,
+        description="Stream answers token by token; false = one request per answer, shown when complete "
+        "(for proxies or servers that do not stream).",
+    )
     request_timeout_seconds: float = Field(
         30.0, gt=0, le=600, description="Longest wait for the server to answer, per attempt."
     )
@@ -101,6 +112,20 @@ class AgentSettings(BaseSettings):
         8, ge=1, le=50, description="Tool calls run per model reply; the rest are dropped (and traced)."
     )
     max_searches: int = Field(12, ge=1, le=100, description="Knowledge-base searches per visitor turn.")
+    history_full_turns: int = Field(
+        1,
+        ge=0,
+        le=50,
+        description="Earlier turns the tool-choosing model sees whole (retrieved passages included); older "
+        "ones are sent as their question and answer only. The checkpoint keeps everything.",
+    )
+    history_max_tokens: int = Field(
+        4000,
+        ge=500,
+        le=200_000,
+        description="Most of the conversation the tool-choosing model is sent, in approximate tokens; the "
+        "oldest turns are left out first.",
+    )
     duplicate_query_threshold: float | None = Field(
         None,
         gt=0.0,

@@ -28,4 +28,6 @@ class AgentDeps:
     duplicate_query_threshold: float = 0.85
     max_tool_calls: int = 8  # per model reply
     max_searches: int = 12  # per turn, the agent's and the follow-ups' together
+    history_full_turns: int = 1  # earlier turns the tool-choosing model sees whole (tool results included)
+    history_max_tokens: int = 4000  # the conversation it sees, at most (approximate tokens)
     rewrite_unverified: bool = True  # ask the model once to rewrite an answer whose values fail the check

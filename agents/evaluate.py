@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -146,9 +147,11 @@ def breakdown(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]
 
 
 def evaluate_each(questions: Iterable[dict[str, Any]], ask: Ask) -> Iterator[dict[str, Any]]:
-    """Ask every question in its own thread and score it, one row as soon as it is answered."""
+    """Ask every question in its own fresh thread and score it, one row as soon as it is answered:
+    the thread ids are new for every run, so no earlier run's history (or provider) leaks in."""
+    run = uuid.uuid4().hex[:8]
     for question in questions:
-        yield score_question(question, ask(question["question"], f"eval-{question['id']}"))
+        yield score_question(question, ask(question["question"], f"eval-{run}-{question['id']}"))
 
 
 def evaluate(questions: list[dict[str, Any]], ask: Ask) -> list[dict[str, Any]]:

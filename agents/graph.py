@@ -7,6 +7,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
+from langgraph.prebuilt.tool_node import ToolInvocationError
 
 from agents import routing
 from agents.deps import AgentDeps
@@ -20,8 +21,17 @@ from agents.state import AgentState
 
 
 def tool_error_message(error: Exception) -> str:
-    """A failing tool becomes a result the model can act on (LangGraph re-raises by default)."""
-    return f"Error: the tool failed ({type(error).__name__}: {error}). Try another query or tool."
+    """A failing tool becomes one short sentence the model can act on (LangGraph re-raises by
+    default); never the exception's text, which holds the arguments and may be repeated to a visitor."""
+    if isinstance(error, ToolInvocationError):
+        names = {str(e["loc"][0]) for e in error.filtered_errors or [] if e.get("loc")}
+        fields = sorted(name for name in names if name.isidentifier() and len(name) <= 40)
+        named = f" ({', '.join(fields)})" if fields else ""
+        return (
+            f"Error: the arguments of {error.tool_name} were not valid{named}. "
+            "Call it again with the arguments its description asks for."
+        )
+    return "Error: the tool failed. Try another query or another tool."
 
 
 def build_graph(deps: AgentDeps, checkpointer: Any = None) -> Any:

@@ -395,10 +395,12 @@ def _provider_arguments(settings: AgentSettings) -> tuple[str, dict[str, Any]]:
     """
     provider = settings.resolved_provider
     common: dict[str, Any] = {
-        "temperature": settings.temperature,
         "timeout": settings.request_timeout_seconds,
         "max_retries": 0,  # ours are in RetryingChatModel
+        "disable_streaming": not settings.streaming,
     }
+    if settings.temperature is not None:
+        common["temperature"] = settings.temperature
     if provider == "mistral":
         base_url = settings.mistral_base_url
         if settings.mistral_api_key is None and base_url is None:
@@ -431,6 +433,23 @@ def integration_package(provider: str) -> str:
     return module.split(".", 1)[0].replace("_", "-")
 
 
+def for_its_family(model: BaseChatModel) -> BaseChatModel:
+    """``model`` without the parameters its profile says it refuses: reasoning models (OpenAI's
+    o-series, gpt-5) answer 400 to any temperature but their default. (ChatOpenAI already sends
+    ``max_completion_tokens`` rather than ``max_tokens``, which those models require.)"""
+    profile = model.profile or {}
+    if profile.get("temperature") is False and getattr(model, "temperature", None) is not None:
+        logger.info("%s takes no temperature (its profile): the setting is not sent.", type(model).__name__)
+        return model.model_copy(update={"temperature": None})
+    return model
+
+
+def without_streaming(model: BaseChatModel) -> BaseChatModel:
+    """The same model, asked for whole answers: for calls nobody watches arrive (structured output),
+    where a stream only adds work and, on OpenAI, a pydantic serializer warning per call."""
+    return model.model_copy(update={"disable_streaming": True})
+
+
 def _init_chat_model(
     settings: AgentSettings, arguments: dict[str, Any], policy: RetryPolicy
 ) -> BaseChatModel:
@@ -439,7 +458,7 @@ def _init_chat_model(
 
     provider, model = settings.langchain_provider, settings.resolved_model
     try:
-        return init_chat_model(model, model_provider=provider, **arguments)
+        return for_its_family(init_chat_model(model, model_provider=provider, **arguments))
     except ImportError:
         raise ProviderError(
             f"AGENT_MODEL={provider}:{model} needs LangChain's integration for {provider}: install it with "

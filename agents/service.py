@@ -22,6 +22,7 @@ from agents.insights.store import LoggedQuestion, QuestionLog
 from agents.llm import ProviderError, build_chat_model
 from agents.official.search import OfficialFirstSearcher
 from agents.retention import forget_old_threads, keep_latest_checkpoints
+from agents.thread_rules import failed_turn_note, unfinished
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.trace import AgentStep, FollowUpStep, TraceStep
@@ -105,6 +106,8 @@ class AgentService:
             max_rounds=self.settings.max_rounds,
             max_tool_calls=self.settings.max_tool_calls,
             max_searches=self.settings.max_searches,
+            history_full_turns=self.settings.history_full_turns,
+            history_max_tokens=self.settings.history_max_tokens,
             duplicate_query_threshold=self.settings.duplicate_query_threshold
             or same_query_threshold(retriever_.embedder.name),
             rewrite_unverified=not self.offline,  # the offline model quotes: a rewrite would say the same
@@ -188,10 +191,12 @@ class AgentService:
                 yield from turn.events(mode, chunk)
             values = self.graph.get_state(config).values
         except ProviderError as error:
+            self._close_failed_turn(config)
             yield ErrorOccurred(message=str(error), kind="provider")
             return
         except Exception as error:
             if not is_checkpoint_failure(error):
+                self._close_failed_turn(config)
                 raise
             yield ErrorOccurred(message=self._store_failure(error))
             return
@@ -250,6 +255,17 @@ class AgentService:
             reason = failure_reason(error, url.get_secret_value() if url else None)
             logger.warning("The questions log could not be written (%s): this turn is not logged.", reason)
             return ""
+
+    def _close_failed_turn(self, config: Any) -> None:
+        """A turn that ended without an answer is closed with a short assistant note, so the next
+        turn's history is valid on every provider (its question, tool calls and results are kept)."""
+        try:
+            if unfinished(self.graph.get_state(config).values.get("messages", [])):
+                self.graph.update_state(config, {"messages": [failed_turn_note()]}, as_node="synthesize")
+        except Exception as error:
+            if not is_checkpoint_failure(error):
+                raise
+            logger.warning("A failed turn could not be closed in %s: %s", self.store_description, error)
 
     def _turns_so_far(self, config: Any) -> int:
         """Questions the thread has stored (a failed turn's question counts: it is kept)."""

@@ -18,6 +18,7 @@ from agents.answer.model import Answer
 from agents.events import FinalAnswer
 from agents.insights.masking import mask_personal
 from agents.insights.store import LoggedQuestion
+from agents.thread_rules import FAILED_TURN_KEY, is_answer
 from app_ui.presenters import Turn
 
 PARAMETER = "c"  # short: the address is shared and read aloud
@@ -46,12 +47,19 @@ def stored_turns(graph: Any, thread_id: str) -> list[Turn]:
         values = snapshot.values or {}
         questions = [m for m in values.get("messages", []) if isinstance(m, HumanMessage)]
         number = len(questions)
-        if snapshot.next or not questions or "reply" not in values or number in typed:
+        failed = failed_last_turn(values.get("messages", []))
+        if snapshot.next or failed or not questions or "reply" not in values or number in typed:
             continue
         typed.add(number)
         by_number[number] = _turn(str(questions[-1].content), values)
     numbers = sorted(by_number)[-MAX_RESTORED_TURNS:]
     return [by_number[number] for number in numbers]
+
+
+def failed_last_turn(messages: list[Any]) -> bool:
+    """Whether the last turn of ``messages`` ended without an answer (closed by a failed-turn note)."""
+    last = messages[-1] if messages else None
+    return isinstance(last, AIMessage) and bool(last.response_metadata.get(FAILED_TURN_KEY))
 
 
 def _turns_from_messages(messages: list[Any]) -> dict[int, Turn]:
@@ -63,7 +71,7 @@ def _turns_from_messages(messages: list[Any]) -> dict[int, Turn]:
             if number and answer:
                 turns[number] = _turn(question, {"reply": Answer(text=answer)})
             number, question, answer = number + 1, str(message.content), ""
-        elif isinstance(message, AIMessage) and not message.tool_calls and message.content:
+        elif is_answer(message) and not message.response_metadata.get(FAILED_TURN_KEY):
             answer = str(message.content)
     return turns
 

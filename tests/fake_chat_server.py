@@ -5,6 +5,9 @@ Both APIs take ``POST {base}/chat/completions`` with a bearer token and answer e
 ``data: [DONE]``; tool calls are ``{"id", "type": "function", "function": {"name", "arguments"}}``
 with ``arguments`` a JSON string. Each request consumes the next scripted :class:`Reply`; the last
 one repeats.
+
+A strict server (``FakeChatServer(rules="mistral")`` or ``"openai"``) first checks each request
+against that API's rules (:mod:`tests.provider_rules`) and answers 400 as the real API would.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.provider_rules import Flavour, request_problem
 
 API_KEY = "test"
 MODEL = "fake-model"
@@ -116,12 +121,30 @@ def error(status: int, message: str = "scripted failure") -> Reply:
     return Reply(status=status, body={"error": {"message": message, "type": "fake", "code": status}})
 
 
+def as_stream(body: dict[str, Any]) -> list[Any]:
+    """A ``chat.completion`` answer sent as the stream a real API sends when asked to stream."""
+    message = body["choices"][0]["message"]
+    delta: dict[str, Any] = {"role": "assistant", "content": message.get("content") or ""}
+    if message.get("tool_calls"):
+        delta["tool_calls"] = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
+    return [chunk(delta), chunk({}, finish_reason=body["choices"][0]["finish_reason"]), "[DONE]"]
+
+
+def rejection(flavour: Flavour, message: str) -> dict[str, Any]:
+    """A 400 body in the API's own shape."""
+    if flavour == "mistral":
+        return {"object": "error", "message": message, "type": "invalid_request_message", "code": "3230"}
+    return {"error": {"message": message, "type": "invalid_request_error", "param": "messages", "code": None}}
+
+
 @dataclass
 class FakeChatServer:
     """The server's script, what it received, and its address once started."""
 
     script: list[Reply] = field(default_factory=list)
     requests: list[RecordedRequest] = field(default_factory=list)
+    rules: Flavour | None = None  # enforce the request rules of this API
+    rejected: list[str] = field(default_factory=list)  # why requests were refused (strict server)
     base_url: str = ""
     events_sent: int = 0  # streamed events written, over all requests
     hung_up: threading.Event = field(default_factory=threading.Event)  # a client closed a stream early
@@ -182,7 +205,14 @@ def _handler_for(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
             server.requests.append(
                 RecordedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
             )
+            problem = request_problem(server.rules, body) if server.rules else None
+            if problem is not None:
+                server.rejected.append(problem)
+                self._send_json(400, rejection(server.rules or "openai", problem))
+                return
             reply = server.next_reply()
+            if server.rules and body.get("stream") and reply.status == 200 and isinstance(reply.body, dict):
+                reply = Reply(events=as_stream(reply.body))  # a real API streams when asked to
             if reply.hang:
                 server.wait_released(30)
                 return

@@ -5,13 +5,21 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, ToolCall
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall
 
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
+from agents.history_budget import within_budget
+from agents.llm import ProviderError
 from agents.prompts import language_name, render
 from agents.state import AgentState
+from agents.thread_rules import sendable
 from agents.trace import AgentStep, ToolCallRecord, elapsed_ms
+
+CORRECTION = (
+    "Your last reply could not be used: {problem}. Reply again: call the tools you need with "
+    "arguments in valid JSON, or answer in plain text."
+)
 
 
 def capped_calls(calls: list[ToolCall], max_calls: int, searches_left: int) -> list[ToolCall]:
@@ -24,6 +32,33 @@ def capped_calls(calls: list[ToolCall], max_calls: int, searches_left: int) -> l
             kept.append(call)
             searches_left -= search
     return [call for call in calls if call not in kept]
+
+
+def misbehaviour(reply: BaseMessage) -> str:
+    """What makes a reply unusable (tool arguments that are not valid JSON, nothing at all), or ""."""
+    if isinstance(reply, AIMessage) and reply.invalid_tool_calls:
+        return "the arguments of a tool call were not valid JSON"
+    if not reply.text.strip() and not (isinstance(reply, AIMessage) and reply.tool_calls):
+        return "it was empty"
+    return ""
+
+
+def usable_reply(model: Any, messages: list[BaseMessage]) -> tuple[AIMessage, int]:
+    """The model's reply and the calls it took: an unusable one is asked once more with a short
+    correction (never stored), then ends the turn with one sentence."""
+    problem = ""
+    for attempt in (1, 2):
+        correction = [HumanMessage(CORRECTION.format(problem=problem))] if problem else []
+        reply = model.invoke([*messages, *correction])
+        problem = misbehaviour(reply)
+        if not problem and isinstance(reply, AIMessage):
+            return reply, attempt
+    raise ProviderError(
+        f"The model's reply could not be used twice ({problem}): ask again, or choose a model that "
+        "supports tool calling with AGENT_MODEL.",
+        provider="model",
+        kind="malformed",
+    )
 
 
 def make_agent(deps: AgentDeps) -> Any:
@@ -45,7 +80,8 @@ def make_agent(deps: AgentDeps) -> Any:
             kb_language=deps.kb_language,
             request=state.get("request"),
         )
-        reply = model.invoke([briefed_system(system, brief), *state["messages"]])
+        history = within_budget(sendable(state["messages"]), deps.history_full_turns, deps.history_max_tokens)
+        reply, used = usable_reply(model, [briefed_system(system, brief), *history])
         calls = reply.tool_calls if isinstance(reply, AIMessage) else []
         dropped = capped_calls(calls, deps.max_tool_calls, deps.max_searches - len(state.get("queries", [])))
         if dropped and isinstance(reply, AIMessage):
@@ -56,6 +92,6 @@ def make_agent(deps: AgentDeps) -> Any:
             tool_calls=[ToolCallRecord(tool=c["name"], args=c["args"]) for c in calls],
             dropped_tool_calls=len(dropped) or None,
         )
-        return {"messages": [reply], "model_calls": 1, "trace": [step]}
+        return {"messages": [reply], "model_calls": used, "trace": [step]}
 
     return agent

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from agents.brief import Brief, Node, briefed_system
 from agents.deps import AgentDeps
 from agents.evidence import rendered
-from agents.llm import ProviderError
+from agents.llm import ProviderError, without_streaming
 from agents.prompts import language_name, render
 from agents.schemas import Critique, GapAnalysis, tagged
 from agents.state import AgentState
@@ -65,7 +65,7 @@ def structured_reply(model: Any, messages: list[Any], schema: type[Shape], step:
 
 def make_gap_analysis(deps: AgentDeps) -> Any:
     """Node factory: one structured call listing answered and missing aspects and follow-ups."""
-    model = deps.llm.with_structured_output(GapAnalysis)
+    model = without_streaming(deps.llm).with_structured_output(GapAnalysis)
     system = render("gap_analysis", kb_language=language_name(deps.kb_language))
 
     def gap_analysis(state: AgentState) -> dict[str, Any]:
@@ -87,7 +87,7 @@ def make_gap_analysis(deps: AgentDeps) -> Any:
 
 def make_self_critique(deps: AgentDeps) -> Any:
     """Node factory: a verdict on sufficiency; free when the gap analysis found nothing missing."""
-    model = deps.llm.with_structured_output(Critique)
+    model = without_streaming(deps.llm).with_structured_output(Critique)
     system = render("self_critique")
 
     def self_critique(state: AgentState) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from agents.answer.verify import checked_values, verify_values
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
 from agents.evidence import cited_by_number, rendered
+from agents.llm import ProviderError
 from agents.offline.phrases import phrases, replies
 from agents.prompts import language_name, render
 from agents.schemas import tagged
@@ -95,6 +96,25 @@ def _rewritten(
     return reply.text
 
 
+EMPTY_ANSWER = "Your last reply was empty. Write the answer to the question now, from the evidence."
+
+
+def written_answer(llm: BaseChatModel, messages: list[BaseMessage]) -> tuple[BaseMessage, int]:
+    """The model's answer and the calls it took: an empty one is asked once more, then ends the
+    turn with one sentence (nothing empty is shown or stored)."""
+    reply = llm.invoke(messages)
+    if reply.text.strip():
+        return reply, 1
+    reply = llm.invoke([*messages, HumanMessage(EMPTY_ANSWER)])
+    if reply.text.strip():
+        return reply, 2
+    raise ProviderError(
+        "The model answered with an empty text twice: ask again, or choose another model with AGENT_MODEL.",
+        provider="model",
+        kind="malformed",
+    )
+
+
 def make_synthesize(deps: AgentDeps) -> Any:
     """Node factory: one model call writing the cited answer (two when its values fail the check)."""
 
@@ -122,12 +142,12 @@ def make_synthesize(deps: AgentDeps) -> Any:
             request=state.get("request"),
         )
         messages: list[BaseMessage] = [briefed_system(system, brief), HumanMessage(context)]
-        reply = deps.llm.invoke(messages)
+        reply, calls = written_answer(deps.llm, messages)
         evidence, tools = state.get("evidence", []), state.get("tool_results", [])
-        check, calls = verify_values(reply.text, evidence, tools, language), 1
+        check = verify_values(reply.text, evidence, tools, language)
         if check.failures and deps.rewrite_unverified:
             rewrite = _rewritten(deps.llm, messages, reply.text, check, language)
-            check, calls = verify_values(rewrite, evidence, tools, language), 2
+            check, calls = verify_values(rewrite, evidence, tools, language), calls + 1
         said = reply.response_metadata.get(ANSWER_KIND_KEY)
         if reply.text.strip() and not _has_words(check.text):  # every sentence failed the check
             check, said = check.model_copy(update={"text": _not_in_knowledge_base(language)}), "not_found"

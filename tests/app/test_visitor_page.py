@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
 from agents.service import MAX_QUESTION_CHARS, AgentService
+from agents.thread_rules import FAILED_TURN_NOTE
 from app_ui.labels import Labels
 from app_ui.presenters import Turn
 from rag.indexer import index_corpus
@@ -198,7 +199,7 @@ def test_a_provider_that_is_down_is_a_friendly_sentence_and_the_question_is_kept
     assert "127.0.0.1" not in _page_text(at)
     config = {"configurable": {"thread_id": at.session_state.thread_id}}
     kept = AgentService().graph.get_state(config).values["messages"]  # the same checkpoint file
-    assert [message.content for message in kept] == ["What are the opening hours?"]
+    assert [message.content for message in kept] == ["What are the opening hours?", FAILED_TURN_NOTE]
 
 
 def test_a_missing_index_still_draws_the_page_and_says_so_gently(app_env: Path) -> None:

@@ -245,10 +245,28 @@ def test_a_failing_tool_becomes_an_error_result_and_the_agent_still_answers() ->
 
     errors = [m for m in state["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
     assert len(errors) == 1
-    assert "RuntimeError: weather service unreachable" in str(errors[0].content)
+    # One short sentence, never the exception's text (a model may repeat it to the visitor).
+    assert str(errors[0].content) == "Error: the tool failed. Try another query or another tool."
     assert state["tool_results"][0].status == "error"
-    assert "weather service unreachable" in harness.llm.calls[-1][-1].content
+    assert "the tool failed" in harness.llm.calls[-1][-1].content
+    assert "RuntimeError" not in harness.llm.calls[-1][-1].content
     assert state["reply"].text == "I could not get the forecast; please check again later."
+
+
+def test_arguments_a_tool_refuses_reach_the_model_as_a_sentence_without_the_arguments() -> None:
+    harness = build(
+        [
+            calls_to("get_weather", town="Versailles <secret plan>"),
+            "Which day would you like the forecast for?",
+        ]
+    )
+
+    state = harness.ask("Weather?")
+
+    (error,) = [m for m in state["messages"] if isinstance(m, ToolMessage) and m.status == "error"]
+    assert str(error.content).startswith("Error: the arguments of get_weather were not valid")
+    assert "secret plan" not in str(error.content) and "kwargs" not in str(error.content)
+    assert len(str(error.content)) < 200
 
 
 def test_an_unknown_tool_gets_an_error_naming_the_valid_tools() -> None:

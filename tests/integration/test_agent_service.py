@@ -12,6 +12,7 @@ from agents.events import ErrorOccurred, FinalAnswer, NodeStarted, ToolCalled, T
 from agents.llm import ProviderError
 from agents.schemas import GapAnalysis
 from agents.service import AgentService
+from agents.thread_rules import FAILED_TURN_NOTE
 from rag.config import RagSettings
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
@@ -89,7 +90,7 @@ def test_a_provider_failure_is_an_error_event_and_the_question_is_kept(
     assert isinstance(result, ErrorOccurred)
     assert "503" in result.message
     kept = service.graph.get_state({"configurable": {"thread_id": "thread-1"}}).values["messages"]
-    assert [m.content for m in kept] == ["Opening hours?"]
+    assert [m.content for m in kept] == ["Opening hours?", FAILED_TURN_NOTE]  # closed for the next turn
 
 
 def test_threads_persist_in_sqlite_across_service_instances(

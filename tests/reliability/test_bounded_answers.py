@@ -20,6 +20,7 @@ from agents.config import AgentSettings
 from agents.events import AnswerToken, ErrorOccurred
 from agents.llm import ProviderError, build_chat_model
 from agents.service import AgentService
+from agents.thread_rules import FAILED_TURN_NOTE
 from app_ui.labels import Labels
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
@@ -139,7 +140,7 @@ def test_a_turn_past_its_bounds_ends_in_one_sentence_and_keeps_the_question(
     assert sum(len(e.text) for e in events if isinstance(e, AnswerToken)) < 25_000
     assert Labels("fr").error(error.kind).startswith("L'assistant ne peut pas répondre")
     kept = service.graph.get_state({"configurable": {"thread_id": "visitor-1"}}).values["messages"]
-    assert [m.content for m in kept] == ["Quels sont les horaires du château ?"]
+    assert [m.content for m in kept] == ["Quels sont les horaires du château ?", FAILED_TURN_NOTE]
 
 
 @pytest.mark.parametrize("value", ["inf", "nan", "1e400", "0", "-5"])

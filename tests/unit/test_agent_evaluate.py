@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agents.evaluate import declined, own_words, rate, tools_match
-from agents.events import FinalAnswer
+from agents.evaluate import declined, evaluate, own_words, rate, tools_match
+from agents.events import ErrorOccurred, FinalAnswer
 
 
 def test_own_words_drop_a_quotation_that_quotes_a_title() -> None:
@@ -30,3 +30,17 @@ def test_an_answer_of_kind_not_found_counts_as_declined() -> None:
 def test_rate_counts_only_the_rows_holding_the_key() -> None:
     assert rate([{"ok": True}, {"ok": False}, {}], "ok") == 0.5
     assert rate([{}], "ok") is None
+
+
+def test_every_evaluation_run_asks_in_fresh_threads() -> None:
+    threads: list[str] = []
+
+    def ask(question: str, thread_id: str) -> ErrorOccurred:
+        threads.append(thread_id)
+        return ErrorOccurred(message="no model")
+
+    questions = [{"id": "q1", "question": "Hours?"}, {"id": "q2", "question": "Price?"}]
+    evaluate(questions, ask)
+    evaluate(questions, ask)
+
+    assert len(set(threads)) == 4  # a second run (another provider, say) never reads the first's history
