@@ -1,0 +1,160 @@
+"""Visitors' personal data: every column of the questions log masked, in every form the documentation
+promises; retention run by ``agents prune`` even with the log off; one conversation erased on
+request; visitors' text inert in the operator's terminal."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+import rag.embeddings
+from agents.cli import main
+from agents.config import AgentSettings
+from agents.events import FinalAnswer
+from agents.insights.masking import mask_personal
+from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
+from tests.conftest import HashingEmbedder
+from tests.reliability.turn_worker import build_service
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "write to jo＠example.org",  # fullwidth at sign
+        "write to jo @ example.org",
+        "write to jo [at] example.org",
+        "write to jo(at)example(dot)org",
+        "write to jo at example dot org",
+        "call 06/12/34/56/78",
+        "call 06–12–34–56–78",  # en dashes
+        "card 4111/1111/1111/1111",
+        "card 4111–1111–1111–1111",
+    ],
+)
+def test_every_promised_form_of_email_phone_and_card_is_masked(text: str) -> None:
+    masked = mask_personal(text)
+    assert masked.endswith(("[email]", "[phone]", "[card]")), masked
+    assert not any(secret in masked for secret in ("jo", "example", "34", "1111")), masked
+
+
+def test_a_date_written_with_slashes_is_not_a_phone() -> None:
+    assert mask_personal("Is it open on 2026/11/24 09:30?") == "Is it open on 2026/11/24 09:30?"
+
+
+def _log(path: Path, **settings: object) -> QuestionLog:
+    return QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_path=path, **settings))
+
+
+def _raw(path: Path) -> str:
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT * FROM visitor_questions").fetchall()
+    return " ".join(str(value) for row in rows for value in row)
+
+
+def test_the_missing_parts_are_masked_in_the_database(tmp_path: Path) -> None:
+    path = tmp_path / "threads.sqlite"
+    _log(path).record(
+        LoggedQuestion(
+            question="Can you answer me?",
+            language="en",
+            kind="partial",
+            missing=["a reply sent to jo@example.org", "a call to +33 6 12 34 56 78"],
+        )
+    )
+
+    stored = _raw(path)
+    assert "jo@example.org" not in stored and "12 34 56 78" not in stored
+    assert "[email]" in stored and "[phone]" in stored
+
+
+def test_rows_written_before_a_masking_rule_are_shown_masked(tmp_path: Path) -> None:
+    path = tmp_path / "threads.sqlite"
+    log = _log(path)
+    log.record(LoggedQuestion(question="placeholder", language="en", kind="not_found"))
+    with sqlite3.connect(path) as connection:  # an older version wrote these unmasked
+        connection.execute(
+            "UPDATE visitor_questions SET question = ?, missing = ?, comment = ?",
+            ("mail jo＠example.org", json.dumps(["jo [at] example.org"]), "06–12–34–56–78"),
+        )
+
+    [turn] = log.questions()
+    assert (turn.question, turn.missing, turn.comment) == ("mail [email]", ["[email]"], "[phone]")
+
+
+def test_prune_deletes_old_logged_questions_even_with_the_log_switched_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "threads.sqlite"
+    now = time.time()
+    _log(path).record_many(
+        [
+            LoggedQuestion(question="old", language="en", kind="answered", asked_at=now - 40 * DAY_SECONDS),
+            LoggedQuestion(question="recent", language="en", kind="answered", asked_at=now - DAY_SECONDS),
+        ]
+    )
+    monkeypatch.setenv("AGENT_CHECKPOINT_PATH", str(path))
+    monkeypatch.setenv("AGENT_QUESTIONS_LOG", "false")
+    monkeypatch.setenv("AGENT_QUESTIONS_RETENTION_DAYS", "30")
+
+    assert main(["prune"]) == 0
+
+    assert "Deleted 1 logged questions older than 30 days" in capsys.readouterr().out
+    assert [turn.question for turn in _log(path).questions()] == ["recent"]
+
+
+def test_forget_erases_one_conversation_everywhere_and_says_what_it_removed(
+    index_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "threads.sqlite"
+    agent = {"checkpoint_path": str(path)}
+    service = build_service({"index_dir": str(index_dir), "agent": agent, "delay": 0})
+    answer = service.ask("Opening hours?", "web-erase-me")
+    service.ask("Opening hours?", "web-keep-me")
+    service.close()
+    assert isinstance(answer, FinalAnswer)
+    assert _log(path).set_feedback(answer.turn_id, "web-erase-me", "not_helpful", "too short")
+    monkeypatch.setenv("AGENT_CHECKPOINT_PATH", str(path))
+
+    assert main(["forget", "web-erase-me"]) == 0
+
+    out = capsys.readouterr().out
+    assert "Erased conversation web-erase-me" in out and "1 logged questions (1 with feedback)" in out
+    assert [turn.thread_id for turn in _log(path).questions()] == ["web-keep-me"]
+    with sqlite3.connect(path) as connection:
+        threads = {row[0] for row in connection.execute("SELECT thread_id FROM checkpoints")}
+        writes = {row[0] for row in connection.execute("SELECT thread_id FROM writes")}
+    assert "web-erase-me" not in threads | writes and "web-keep-me" in threads
+
+
+def test_forgetting_an_unknown_conversation_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("AGENT_CHECKPOINT_PATH", str(tmp_path / "threads.sqlite"))
+
+    assert main(["forget", "web-nobody"]) == 0
+
+    assert "Nothing is kept about conversation web-nobody" in capsys.readouterr().out
+
+
+HOSTILE = "Hours?\x1b]0;pwned\x07\x1b[2J \u202eevil\u202c \x9b31m"
+
+
+def test_insights_print_no_terminal_control_sequence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(rag.embeddings, "build_embedder", lambda settings: HashingEmbedder())
+    monkeypatch.setenv("AGENT_CHECKPOINT_PATH", str(tmp_path / "threads.sqlite"))
+    monkeypatch.setenv("RAG_INDEX_DIR", str(tmp_path / "no-index"))
+    _log(tmp_path / "threads.sqlite").record(
+        LoggedQuestion(question=HOSTILE, language="en", kind="not_found", missing=[HOSTILE], comment=HOSTILE)
+    )
+
+    for argv in (["insights"], ["insights", "--json"], ["insights", "--csv", str(tmp_path / "out")]):
+        assert main(argv) == 0
+        printed = "".join(capsys.readouterr())
+        printed += "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "out").glob("*.csv"))
+        assert not any(char in printed for char in "\x1b\x07\x9b\u202e\u202c"), argv
