@@ -15,7 +15,7 @@ from datetime import date
 import numpy as np
 
 from agents.insights.grouping import GROUP_THRESHOLD, centred, reference_questions
-from agents.official.store import OfficialAnswer, OfficialAnswers
+from agents.official.store import OfficialAnswer, OfficialAnswers, paris_today
 from rag.passage import Passage
 from rag.retriever import HybridRetriever
 
@@ -47,7 +47,7 @@ class OfficialFirstSearcher:
         self,
         retriever: HybridRetriever,
         threshold: float = GROUP_THRESHOLD,
-        today: Callable[[], date] = date.today,
+        today: Callable[[], date] = paris_today,  # the visit's day, whatever the server's zone
     ) -> None:
         self.retriever, self.threshold, self.today = retriever, threshold, today
         self._answers: list[tuple[OfficialAnswer, np.ndarray]] = []
