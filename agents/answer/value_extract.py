@@ -2,7 +2,8 @@
 
 "9 h", "9:00", "9 am" and "9時" are hours "09:00"; "1er janvier", "January 1" and "1月1日" the date
 "--01-01"; "1 670 m" and "1,670 m" the distance "1670 m"; "24€", "€24" and "24,00 €" the price
-"24 EUR"; durations are minutes ("1h30" = "90 minutes"); phone numbers their national digits;
+"24 EUR" ("US$21" is "21 USD"); percentages their number ("25 %" = "25 Prozent"); durations are
+minutes ("1h30" = "90 minutes"); phone numbers their national digits;
 ages and counts their number. A form that may mean two things keeps both readings: "1 h 30" is the
 clock time 01:30 or a 90-minute duration, "2000" a year or a count. A range ("9:00–18:30",
 "de 9 à 18 h 30") gives both ends, the bare end taking the other's unit.
@@ -22,7 +23,9 @@ from pydantic import BaseModel, ConfigDict
 
 from agents.answer import value_grammar as grammar
 
-ValueKind = Literal["date", "count", "price", "hours", "distance", "duration", "phone", "age", "area"]
+ValueKind = Literal[
+    "date", "count", "price", "hours", "distance", "duration", "phone", "age", "area", "percent"
+]
 Reading = tuple[ValueKind, str]
 Groups = dict[str, str]
 
@@ -269,6 +272,8 @@ def _measure(form: str, groups: Groups, text: str) -> list[Reading]:
         return readings
     if unit.kind == "age":
         return [("age", _key(amount))]
+    if unit.kind == "percent":
+        return [("percent", _key(amount))]
     kind: ValueKind = "area" if unit.kind == "area" else "distance"
     return [(kind, f"{_key(amount * unit.factor)} {unit.name}")]
 

@@ -239,3 +239,37 @@ def test_every_value_the_answer_types_see_is_read(text: str) -> None:
     }
     read = {kind for value in extract_values(text) for kind, _ in value.readings}
     assert seen and seen <= read
+
+
+DISCOUNT = "Les groupes scolaires bénéficient de 30 % de réduction."
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("en", "School groups get a 50% discount [1]."),
+        ("fr", "Les groupes scolaires ont 50 pour cent de réduction [1]."),
+        ("de", "Schulgruppen erhalten 50 Prozent Rabatt [1]."),
+        ("ja", "学校団体は50パーセント割引です[1]。"),
+    ],
+)
+def test_an_invented_percentage_is_removed(language: str, answer: str) -> None:
+    assert check_values(answer, {1: DISCOUNT}, language=language).removed == [answer]
+
+
+@pytest.mark.parametrize(
+    "answer", ["School groups get a 30% discount [1].", "Schulgruppen erhalten 30 Prozent Rabatt [1]."]
+)
+def test_a_percentage_the_passage_gives_is_kept_however_written(answer: str) -> None:
+    assert kept(answer, {1: DISCOUNT})
+
+
+@pytest.mark.parametrize("written", ["US$21", "21 $US", "USD 21", "CA$21", "R$ 21"])
+def test_a_dollar_sign_with_its_country_is_a_price(written: str) -> None:
+    [value] = extract_values(f"The ticket costs {written}.")
+    assert value.kind == "price" and value.key.startswith("21 ")
+
+
+def test_an_invented_price_in_us_dollars_is_removed() -> None:
+    answer = "The Palace ticket costs US$99 [1]."
+    assert check_values(answer, PASSAGES, language="en").removed == [answer]
