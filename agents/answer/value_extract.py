@@ -15,12 +15,13 @@ import datetime as dt
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from agents.answer import number_words
 from agents.answer import value_grammar as grammar
 
 ValueKind = Literal[
@@ -31,6 +32,7 @@ Groups = dict[str, str]
 
 _UNIT_FIRST = {"pricepre", "mdy"}  # "€10–12", "January 1–15": the bare end comes after
 _AMBIGUOUS_HOURS = {"heure", "heures", "uur"}  # "à 9 heures" (a time), "2 heures" (a duration)
+_WORDED_KINDS = frozenset({"price", "percent", "hours", "date", "age"})  # amounts, times, years
 _LINK = re.compile(r"(?:https?://|www\.)[^\s)\]>]+")
 
 
@@ -96,19 +98,41 @@ def text_readings(text: str) -> frozenset[Reading]:
 
 
 def _scan(text: str) -> tuple[list[_Found], list[str]]:
-    """The values of ``text`` in order, and the numbers no value holds (as keys)."""
+    """The values of ``text`` in order, and the numbers no value holds (as keys); numbers written
+    in words are read as digits, and kept where they state an amount, a time or a year."""
     folded = _LINK.sub(_blank, grammar.fold(text))
-    found = [value for match in grammar.scan_pattern().finditer(folded) if (value := _read(match))]
+    digitised = number_words.digitise(folded)
+    scanned = digitised.text if digitised else folded
+    found = [value for match in grammar.scan_pattern().finditer(scanned) if (value := _read(match))]
+    if digitised:
+        found = [value for value in found if _worded_value_kept(value, digitised)]
     taken = [(value.start, value.end) for value in found]
     lone_numbers: list[str] = []
-    for match in grammar.lone_number().finditer(folded):
+    for match in grammar.lone_number().finditer(scanned):
         if any(start < match.end() and match.start() < end for start, end in taken):
             continue
-        if end := _range_end(folded, match, found):
+        if end := _range_end(scanned, match, found):
             found.append(end)
         else:
             lone_numbers.append(_key(number(match["n"])))
+    if digitised:
+        found = [_in_original(value, digitised) for value in found]
     return sorted(found, key=lambda value: value.start), lone_numbers
+
+
+def _worded_value_kept(value: _Found, digitised: number_words.Digitised) -> bool:
+    """Whether a value is kept: any value written in digits; one written in words only when it
+    states an amount, a time or a year ("one of", "一緒" are no values)."""
+    start, end = digitised.original(value.start, value.end)
+    if not any(a < end and start < b for a, b in digitised.runs):
+        return True
+    return any(kind in _WORDED_KINDS for kind, _ in value.readings)
+
+
+def _in_original(value: _Found, digitised: number_words.Digitised) -> _Found:
+    """``value`` placed in the original text (the digits stood for words there)."""
+    start, end = digitised.original(value.start, value.end)
+    return replace(value, start=start, end=end)
 
 
 def _blank(match: re.Match[str]) -> str:

@@ -251,7 +251,8 @@ def forms() -> tuple[Form, ...]:
         Form("clockh", clock("clockh", r" ?(?P<clockh_unit>h)(?![a-z])" + minutes.format("clockh"))),
         Form("clockampm", clock("clockampm", rf" ?(?P<clockampm_unit>{AMPM})")),
         Form(
-            "clockuhr", clock("clockuhr", r" ?(?P<clockuhr_unit>uhr)(?![a-z])" + minutes.format("clockuhr"))
+            "clockuhr",
+            clock("clockuhr", r" ?(?P<clockuhr_unit>uhr|o['’]clock)(?![a-z])" + minutes.format("clockuhr")),
         ),
         Form("clockore", r"ore " + clock("clockore", r"(?:[.:](?P<clockore_m>[0-9]{2}))?(?![0-9])"), False),
         Form("clockcjk", _cjk_clock("clockcjk")),
