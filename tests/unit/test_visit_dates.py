@@ -107,3 +107,33 @@ def test_a_month_or_a_year_alone_is_vague(text: str) -> None:
 def test_languages_can_be_restricted() -> None:
     assert parse_visit_date("demain", WEDNESDAY, languages=["fr"]).day == _day(1)
     assert parse_visit_date("demain", WEDNESDAY, languages=["ja"]).status == "unreadable"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "next weekend", "le week-end prochain", "el próximo fin de semana", "nächstes Wochenende",
+        "il prossimo fine settimana", "o próximo fim de semana", "volgend weekend", "下周末", "来週末",
+    ],
+)  # fmt: skip
+def test_next_weekend_asked_during_a_weekend_is_the_following_one(text: str) -> None:
+    following = SATURDAY + dt.timedelta(days=7)
+    assert parse_visit_date(text, SATURDAY).day == following
+    assert parse_visit_date(text, SATURDAY + dt.timedelta(days=1)).day == following
+    assert parse_visit_date(text, WEDNESDAY).day == SATURDAY  # on a weekday: the coming one
+
+
+def test_this_weekend_asked_on_a_saturday_is_today() -> None:
+    assert parse_visit_date("this weekend", SATURDAY).day == SATURDAY
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the day after tomorrow", "après demain", "apres-demain", "después de mañana", "despues de manana",
+        "pasado manana", "übermorgen", "uebermorgen", "dopo domani", "depois de amanha", "overmorgen",
+        "de dag na morgen", "明後日", "あさって", "后天", "後天",
+    ],
+)  # fmt: skip
+def test_the_day_after_tomorrow_in_the_nine_languages_however_written(text: str) -> None:
+    assert parse_visit_date(text, WEDNESDAY).day == _day(2)
