@@ -5,7 +5,12 @@ locales) is filled in by two small tables rather than by rules of our own:
 
 - weekend words ("ce week-end", "this weekend", "周末"...): the weekend in progress, else the coming
   Saturday, since the forecast for one day is what the tool gives;
-- a few everyday phrases it does not read ("ce soir", "pasado mañana", "dopodomani", "あした"...).
+- a few everyday phrases it does not read ("ce soir", "después de mañana", "あした"...), matched
+  without accents or hyphens.
+
+Public holidays ("Noël", "Easter Monday", "le jour de l'an", "元日") are their next day, read by
+:mod:`rag.lexicon.holidays` from the python-holidays calendars; "next weekend" during a weekend is
+the following one (the "next" words come from dateparser's own data).
 
 Conventions: dates are read day first (05/12/2026 is 5 December) except in Japanese and Chinese
 text, which writes the month first (7月14日); a day without a year is its next occurrence (on
@@ -28,6 +33,7 @@ from dateparser.languages.loader import default_loader
 from dateparser.search import search_dates
 
 from rag.lexicon.folding import fold_accents
+from rag.lexicon.holidays import holiday_day
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 
@@ -163,6 +169,8 @@ def _resolve(text: str, today: dt.date, languages: tuple[str, ...]) -> dt.date |
     offset = _extra_offset(text)
     if offset is not None:
         return today + dt.timedelta(days=offset)
+    if (holiday := holiday_day(text, today)) is not None:  # "Noël", "Easter Monday", "元日"
+        return holiday
     if cjk := _CJK_MONTH_DAY.search(text):
         return _month_day(today, int(cjk[2]), int(cjk[3]), int(cjk[1]) if cjk[1] else None)
     if _NEXT_WEEK_PREFIX.match(text):

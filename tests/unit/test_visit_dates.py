@@ -93,7 +93,7 @@ def test_a_day_in_the_past_is_reported_as_past(text: str) -> None:
     assert parsed.day is not None and parsed.day < WEDNESDAY
 
 
-@pytest.mark.parametrize("text", ["", "  ", "???", "blah", "quand il fera beau", "le 30 février", "Noël"])
+@pytest.mark.parametrize("text", ["", "  ", "???", "blah", "quand il fera beau", "le 30 février"])
 def test_unreadable_text_gives_no_day(text: str) -> None:
     parsed = parse_visit_date(text, WEDNESDAY)
     assert (parsed.status, parsed.day, parsed.text) == ("unreadable", None, text)
@@ -137,3 +137,31 @@ def test_this_weekend_asked_on_a_saturday_is_today() -> None:
 )  # fmt: skip
 def test_the_day_after_tomorrow_in_the_nine_languages_however_written(text: str) -> None:
     assert parse_visit_date(text, WEDNESDAY).day == _day(2)
+
+
+@pytest.mark.parametrize(
+    ("text", "month", "day"),
+    [
+        ("Noël", 12, 25), ("Christmas", 12, 25), ("Christmas Day", 12, 25), ("Navidad", 12, 25),
+        ("Natale", 12, 25), ("Natal", 12, 25), ("Erster Weihnachtstag", 12, 25), ("Eerste Kerstdag", 12, 25),
+        ("le jour de l'an", 1, 1), ("New Year's Day", 1, 1), ("Año Nuevo", 1, 1), ("Neujahr", 1, 1),
+        ("Capodanno", 1, 1), ("Ano Novo", 1, 1), ("Nieuwjaarsdag", 1, 1), ("元日", 1, 1), ("元旦", 1, 1),
+        ("lundi de Pâques", 4, 6), ("Easter Monday", 4, 6), ("Ostermontag", 4, 6),
+        ("Lunedì dell'Angelo", 4, 6), ("Tweede paasdag", 4, 6), ("est-ce ouvert à Noël ?", 12, 25),
+    ],
+)  # fmt: skip
+def test_holiday_names_in_the_nine_languages_are_their_next_day(text: str, month: int, day: int) -> None:
+    """Seen from 13 May 2026, New Year's Day and Easter Monday (29 March 2027) are next year's."""
+    expected = dt.date(2026, month, day)
+    if expected < WEDNESDAY:
+        expected = dt.date(2027, month, day) if month != 4 else dt.date(2027, 3, 29)
+    assert parse_visit_date(text, WEDNESDAY).day == expected
+
+
+def test_a_holiday_with_its_year_is_that_years() -> None:
+    assert parse_visit_date("Noël 2027", WEDNESDAY).day == dt.date(2027, 12, 25)
+    assert parse_visit_date("Christmas 2025", WEDNESDAY).status == "past"
+
+
+def test_a_name_two_holidays_share_is_no_day() -> None:
+    assert parse_visit_date("kerstdag", WEDNESDAY).day is None  # first or second Christmas day?
