@@ -85,49 +85,67 @@ def test_rows_written_before_a_masking_rule_are_shown_masked(tmp_path: Path) -> 
     assert (turn.question, turn.missing, turn.comment) == ("mail [email]", ["[email]"], "[phone]")
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The conversation store's settings (SQLite file, PostgreSQL), also set for the command line."""
+    if request.param == "postgres":
+        settings = {"checkpoint_url": request.getfixturevalue("postgres_url")}
+    else:
+        settings = {"checkpoint_path": str(tmp_path / "threads.sqlite")}
+    for name, value in settings.items():
+        monkeypatch.setenv(f"AGENT_{name.upper()}", value)
+    return settings
+
+
+def _checkpoints(settings: AgentSettings, thread_id: str) -> int:
+    from agents.checkpoints import open_checkpoints
+
+    checkpoints = open_checkpoints(settings)
+    try:
+        return sum(1 for _ in checkpoints.saver.list({"configurable": {"thread_id": thread_id}}))
+    finally:
+        checkpoints.close()
+
+
 def test_prune_deletes_old_logged_questions_even_with_the_log_switched_off(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    store: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "threads.sqlite"
+    log = QuestionLog.for_settings(AgentSettings(_env_file=None, **store))
     now = time.time()
-    _log(path).record_many(
+    log.record_many(
         [
             LoggedQuestion(question="old", language="en", kind="answered", asked_at=now - 40 * DAY_SECONDS),
             LoggedQuestion(question="recent", language="en", kind="answered", asked_at=now - DAY_SECONDS),
         ]
     )
-    monkeypatch.setenv("AGENT_CHECKPOINT_PATH", str(path))
     monkeypatch.setenv("AGENT_QUESTIONS_LOG", "false")
     monkeypatch.setenv("AGENT_QUESTIONS_RETENTION_DAYS", "30")
 
     assert main(["prune"]) == 0
 
-    assert "Deleted 1 logged questions older than 30 days" in capsys.readouterr().out
-    assert [turn.question for turn in _log(path).questions()] == ["recent"]
+    assert "Deleted 1 logged questions older than 30 days" in " ".join(capsys.readouterr().out.split())
+    assert [turn.question for turn in log.questions()] == ["recent"]
 
 
 def test_forget_erases_one_conversation_everywhere_and_says_what_it_removed(
-    index_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    index_dir: Path, store: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "threads.sqlite"
-    agent = {"checkpoint_path": str(path)}
-    service = build_service({"index_dir": str(index_dir), "agent": agent, "delay": 0})
+    service = build_service({"index_dir": str(index_dir), "agent": store, "delay": 0})
     answer = service.ask("Opening hours?", "web-erase-me")
     service.ask("Opening hours?", "web-keep-me")
     service.close()
+    settings = AgentSettings(_env_file=None, **store)
+    log = QuestionLog.for_settings(settings)
     assert isinstance(answer, FinalAnswer)
-    assert _log(path).set_feedback(answer.turn_id, "web-erase-me", "not_helpful", "too short")
-    monkeypatch.setenv("AGENT_CHECKPOINT_PATH", str(path))
+    assert log.set_feedback(answer.turn_id, "web-erase-me", "not_helpful", "too short")
+    assert _checkpoints(settings, "web-erase-me") > 0
 
     assert main(["forget", "web-erase-me"]) == 0
 
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
     assert "Erased conversation web-erase-me" in out and "1 logged questions (1 with feedback)" in out
-    assert [turn.thread_id for turn in _log(path).questions()] == ["web-keep-me"]
-    with sqlite3.connect(path) as connection:
-        threads = {row[0] for row in connection.execute("SELECT thread_id FROM checkpoints")}
-        writes = {row[0] for row in connection.execute("SELECT thread_id FROM writes")}
-    assert "web-erase-me" not in threads | writes and "web-keep-me" in threads
+    assert [turn.thread_id for turn in log.questions()] == ["web-keep-me"]
+    assert _checkpoints(settings, "web-erase-me") == 0 and _checkpoints(settings, "web-keep-me") > 0
 
 
 def test_forgetting_an_unknown_conversation_says_so(
