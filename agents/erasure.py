@@ -9,6 +9,7 @@ a visitor's request and says what it removed.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +90,8 @@ def forget_conversation(settings: AgentSettings, thread_id: str) -> Erased:
     try:
         turns = log.thread_turns(thread_id)
         count = _count_checkpoints(checkpoints.saver, thread_id)
+        if hasattr(checkpoints.saver, "conn") and isinstance(checkpoints.saver.conn, sqlite3.Connection):
+            checkpoints.saver.conn.execute("PRAGMA secure_delete = ON")  # freed pages zeroed in the file
         checkpoints.saver.delete_thread(thread_id)
         deleted = log.forget_thread(thread_id)
     except Exception as error:

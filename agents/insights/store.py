@@ -242,6 +242,8 @@ class QuestionLog:
         needed; returns how many turns were deleted."""
         self.ensure_schema()
         with self.database.cursor() as cursor:
+            if not self.database.is_postgres:  # the freed pages are zeroed: no trace left in the file
+                cursor.execute("PRAGMA secure_delete = ON")
             cursor.execute(
                 self.database.sql("DELETE FROM visitor_questions WHERE thread_id = ?"), (thread_id,)
             )

@@ -14,6 +14,7 @@ import pytest
 import rag.embeddings
 from agents.cli import main
 from agents.config import AgentSettings
+from agents.erasure import forget_conversation
 from agents.events import FinalAnswer
 from agents.insights.masking import mask_personal
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
@@ -146,6 +147,21 @@ def test_forget_erases_one_conversation_everywhere_and_says_what_it_removed(
     assert "Erased conversation web-erase-me" in out and "1 logged questions (1 with feedback)" in out
     assert [turn.thread_id for turn in log.questions()] == ["web-keep-me"]
     assert _checkpoints(settings, "web-erase-me") == 0 and _checkpoints(settings, "web-keep-me") > 0
+
+
+def test_forget_leaves_no_trace_of_the_conversation_in_the_sqlite_file(
+    index_dir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "threads.sqlite"
+    agent = {"checkpoint_path": str(path)}
+    service = build_service({"index_dir": str(index_dir), "agent": agent, "delay": 0})
+    service.ask("Is the Orangery open for Zanzibar-Quokka?", "web-erase-me")
+    service.close()
+    assert b"Zanzibar-Quokka" in path.read_bytes()
+
+    forget_conversation(AgentSettings(_env_file=None, checkpoint_path=path), "web-erase-me")
+
+    assert b"Zanzibar-Quokka" not in path.read_bytes()  # not even in freed pages
 
 
 def test_forgetting_an_unknown_conversation_says_so(
