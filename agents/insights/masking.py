@@ -48,7 +48,7 @@ def luhn_valid(digits: str) -> bool:
 
 def _card(match: re.Match[str]) -> str:
     digits = re.sub(r"\D", "", match.group())
-    return CARD_MASK if luhn_valid(digits) else match.group()
+    return CARD_MASK if luhn_valid(digits) and not _DATE_LIKE.match(match.group()) else match.group()
 
 
 def _phone(match: re.Match[str]) -> str:

@@ -42,8 +42,16 @@ def test_every_promised_form_of_email_phone_and_card_is_masked(text: str) -> Non
     assert not any(secret in masked for secret in ("jo", "example", "34", "1111")), masked
 
 
-def test_a_date_written_with_slashes_is_not_a_phone() -> None:
-    assert mask_personal("Is it open on 2026/11/24 09:30?") == "Is it open on 2026/11/24 09:30?"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is it open on 2026/11/24 09:30?",
+        *(f"From 2026-11-{day:02d}–2026-12-{day:02d}?" for day in range(1, 29)),  # some pass the Luhn check
+        *(f"From {day:02d}/11/2026–{day:02d}/12/2026?" for day in range(1, 29)),
+    ],
+)
+def test_dates_and_date_ranges_are_not_phones_or_cards(text: str) -> None:
+    assert mask_personal(text) == text
 
 
 def _log(path: Path, **settings: object) -> QuestionLog:
