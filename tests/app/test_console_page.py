@@ -360,3 +360,14 @@ def test_wrong_passwords_are_slowed_down_and_the_page_says_when_to_retry(
     other.text_input[0].set_value("correct horse")
     other.button(key="login").click().run()
     assert "try again in" in other.error[0].value
+
+
+def test_without_the_opt_in_even_a_local_browser_finds_the_console_closed(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
+) -> None:
+    monkeypatch.delenv("APP_LOCAL_CONSOLE")
+
+    at = open_console()
+
+    assert at.error[0].value == CONSOLE_CLOSED
+    assert not at.sidebar.metric and not at.chat_input
