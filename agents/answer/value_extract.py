@@ -234,7 +234,7 @@ def _phone(form: str, groups: Groups, text: str) -> list[Reading]:
 def _price(form: str, groups: Groups, text: str) -> list[Reading]:
     if form == "free":
         return [("price", "free")]
-    return _price_key(number(groups["n"]), grammar.UNITS[groups["unit"]].name)
+    return _price_key(number(groups["n"]), grammar.units()[groups["unit"]].name)
 
 
 def _price_key(amount: Decimal, currency: str) -> list[Reading]:
@@ -281,7 +281,7 @@ def _hours(form: str, groups: Groups, text: str) -> list[Reading]:
 
 def _measure(form: str, groups: Groups, text: str) -> list[Reading]:
     """A number and its unit word: a price, a duration, a distance, an area or an age."""
-    amount, unit = number(groups["n"]), grammar.UNITS[groups["unit"]]
+    amount, unit = number(groups["n"]), grammar.units()[groups["unit"]]
     if unit.kind == "price":
         return _price_key(amount, unit.name)
     if unit.kind == "duration":

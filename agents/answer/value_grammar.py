@@ -89,7 +89,7 @@ def percent_words() -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 code
+WORD_UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 code
     **_units("price", 1, "EUR", ("€", "eur", "euro", "euros", "ユーロ", "欧元", "歐元")),
     **_units("price", 1, "USD", ("$", "usd", "dollar", "dollars", "ドル", "美元")),
     **_units("price", 1, "GBP", ("£", "gbp")),
@@ -122,12 +122,15 @@ UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 co
 }  # fmt: skip
 
 
-def _more_units() -> None:
-    """Currency symbols and percent words, read from Babel once the folding table exists."""
+@functools.lru_cache(maxsize=1)
+def units() -> dict[str, Unit]:
+    """Every unit word: ours above, then the currency symbols and percent words read from Babel."""
+    found = dict(WORD_UNITS)
     for symbol, code in currency_symbols().items():
-        UNITS.setdefault(symbol, Unit("price", 1, code))
+        found.setdefault(symbol, Unit("price", 1, code))
     for word in percent_words():
-        UNITS.setdefault(word, Unit("percent", 1, "%"))
+        found.setdefault(word, Unit("percent", 1, "%"))
+    return found
 
 
 @dataclass(frozen=True)
@@ -198,7 +201,6 @@ def _cjk_clock(name: str) -> str:
 @functools.lru_cache(maxsize=1)
 def forms() -> tuple[Form, ...]:
     """Every written form, in the order they are tried at one position."""
-    _more_units()
     n, months, currencies = NUMBER, alternation(month_numbers()), alternation(currency_symbols())
 
     def year(form: str) -> str:
@@ -263,7 +265,7 @@ def forms() -> tuple[Form, ...]:
         ),
         Form(
             "measure",
-            rf"(?P<measure_n>{n}) ?(?P<measure_unit>{alternation(UNITS)})(?![a-z0-9])"
+            rf"(?P<measure_n>{n}) ?(?P<measure_unit>{alternation(units())})(?![a-z0-9])"
             r"(?:(?:(?<=heure)|(?<=heures)) (?P<measure_m>[0-9]{2})(?![0-9]))?",  # "9 heures 30"
         ),
         Form("year", r"(?P<year_y>1[0-9]{3}|20[0-9]{2})(?![0-9]|[.,][0-9])(?: ?年)?"),
