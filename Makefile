@@ -7,8 +7,9 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/pip install --disable-pip-version-check --no-compile -q -c constraints.txt
 Q ?= Quels sont les horaires d'ouverture du château ?
 PORT ?= 8501
-# Where the app listens: this machine only by default, which also opens the operator console to its
-# local user; ADDRESS=0.0.0.0 serves others and needs APP_OPERATOR_PASSWORD for the console.
+# Where the app listens: this machine only by default; the operator console then opens to its local
+# user when APP_LOCAL_CONSOLE=true (never behind a proxy). ADDRESS=0.0.0.0 serves others and needs
+# APP_OPERATOR_PASSWORD for the console.
 ADDRESS ?= 127.0.0.1
 # What run, dev, ask and index index first: files or folders; empty = the bundled corpus (data/corpus).
 CORPUS ?=

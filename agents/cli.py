@@ -1,4 +1,5 @@
-"""``python -m agents``: ask, chat, eval and prune; it renders the service's events and nothing else."""
+"""``python -m agents``: ask, chat, eval, insights, official, prune and forget; it renders what the
+service and the stores return, and nothing else."""
 
 from __future__ import annotations
 
@@ -137,31 +138,49 @@ def cmd_official(args: argparse.Namespace) -> int:
 
 
 def cmd_prune(args: argparse.Namespace) -> int:
-    """Delete the conversations whose last turn is older than the retention (a cron job may run it)."""
-    from agents.checkpoints import failure_reason, is_checkpoint_failure, open_checkpoints
+    """Apply the retentions: old conversations and old logged questions (a cron job may run it)."""
     from agents.config import AgentSettings
-    from agents.retention import forget_old_threads
+    from agents.erasure import prune
 
-    settings = AgentSettings()
-    days = settings.conversation_retention_days if args.days is None else args.days
-    if days <= 0:
-        errors.print(
-            "AGENT_CONVERSATION_RETENTION_DAYS=0 keeps every conversation: pass --days N to delete some."
+    if args.days is not None and args.days <= 0:
+        errors.print("[red]error:[/] --days must be more than 0 (a number of days, e.g. 90).")
+        return 2
+    pruned = prune(AgentSettings(), args.days)
+    if pruned.conversations is None:
+        console.print(
+            "Conversations are kept (AGENT_CONVERSATION_RETENTION_DAYS=0): pass --days N to delete some."
         )
+    else:
+        console.print(
+            f"Deleted {pruned.conversations} conversations older than {pruned.conversation_days:g} days "
+            f"from {pruned.store}."
+        )
+    console.print(
+        f"Deleted {pruned.questions} logged questions older than {pruned.question_days} days "
+        "(AGENT_QUESTIONS_RETENTION_DAYS)."
+    )
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    """Erase one conversation on a visitor's request: its checkpoints, logged turns and feedback."""
+    from agents.config import AgentSettings
+    from agents.erasure import forget_conversation
+    from agents.insights.inert import inert_text
+
+    thread = args.thread.strip()
+    if not thread:
+        errors.print("[red]error:[/] give the conversation id (the web page shows it in its address).")
         return 2
-    checkpoints = open_checkpoints(settings)
-    try:
-        deleted = forget_old_threads(checkpoints.saver, days)
-    except Exception as error:
-        if not is_checkpoint_failure(error):
-            raise
-        url = settings.checkpoint_url.get_secret_value() if settings.checkpoint_url else None
-        reason = failure_reason(error, url)
-        errors.print(f"Nothing was deleted from {checkpoints.description} ({reason}): try again later.")
-        return 2
-    finally:
-        checkpoints.close()
-    console.print(f"Deleted {deleted} conversations older than {days:g} days from {checkpoints.description}.")
+    erased = forget_conversation(AgentSettings(), thread)
+    shown = escape(inert_text(thread))
+    if not erased.anything:
+        console.print(f"Nothing is kept about conversation {shown} in {erased.store}.")
+        return 0
+    console.print(
+        f"Erased conversation {shown} from {erased.store}: {erased.checkpoints} checkpoints, "
+        f"{erased.logged_turns} logged questions ({erased.feedback} with feedback)."
+    )
     return 0
 
 
@@ -208,9 +227,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(sub)
     sub.choices["official"].set_defaults(handler=cmd_official)
 
-    prune = sub.add_parser("prune", help="delete conversations older than AGENT_CONVERSATION_RETENTION_DAYS")
-    prune.add_argument("--days", type=float, help="this retention instead of the setting's")
+    prune = sub.add_parser(
+        "prune",
+        help="delete conversations older than AGENT_CONVERSATION_RETENTION_DAYS and logged questions "
+        "older than AGENT_QUESTIONS_RETENTION_DAYS",
+    )
+    prune.add_argument("--days", type=float, help="this conversation retention instead of the setting's")
     prune.set_defaults(handler=cmd_prune)
+    forget = sub.add_parser(
+        "forget", help="erase one conversation (checkpoints, logged questions, feedback) on request"
+    )
+    forget.add_argument("thread", help="the conversation id")
+    forget.set_defaults(handler=cmd_forget)
     return parser
 
 

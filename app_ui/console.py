@@ -1,7 +1,7 @@
 """The operator console (``/console``): settings, knowledge base, indexing, live steps, trace inspector.
 
-Closed unless an operator password is configured and entered; with none, open only to a user on
-the machine itself (see :func:`app_ui.support.console_access`).
+Closed unless an operator password is configured and entered; with none, open only where the
+operator opted in, to a browser on the machine itself (see :func:`app_ui.support.console_access`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from app_ui.support import (
     INDEXING_ERRORS,
     OFFLINE_NOTICE,
     SERVICE_ERRORS,
+    AppSettings,
     console_access,
     current_settings,
     error_message,
@@ -78,8 +79,10 @@ def login_guard() -> LoginGuard:
 def operator_allowed() -> bool:
     """Draw the password form or the closed notice unless this session may use the console."""
     password = operator_password(_secrets())
-    client = client_address(st.context.ip_address, st.context.headers)
-    access = console_access(password, str(st.get_option("server.address") or ""), client)
+    headers = dict(st.context.headers)
+    client = client_address(st.context.ip_address, headers)
+    address = str(st.get_option("server.address") or "")
+    access = console_access(password, address, st.context.ip_address, headers, AppSettings().local_console)
     if access == "open" or st.session_state.get("operator"):
         return True
     st.title("Operator console", anchor=False)

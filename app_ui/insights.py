@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from agents.insights.report import Insights, QuestionGroup, build_insights
+from agents.official.store import MAX_ANSWER_CHARS
 from agents.service import AgentService
 from app_ui.presenters import escape
 
@@ -74,7 +75,9 @@ def add_official(service: AgentService, question: str, values: dict[str, object]
         )
     except (OfficialAnswerError, ValueError) as error:
         return f"Not added: {error}"
-    return f"Added official answer {stored.id}: it is searched first from now on."
+    if stored.replaced:
+        return f"Added official answer {stored.answer.id}: it replaces the same text, source and dates."
+    return f"Added official answer {stored.answer.id}: it is searched first from now on."
 
 
 def render_official_form(service: AgentService, gap: QuestionGroup) -> None:
@@ -83,7 +86,7 @@ def render_official_form(service: AgentService, gap: QuestionGroup) -> None:
         st.popover("Write the official answer", icon=":material/verified:"),
         st.form(key=f"official-{gap.id}", clear_on_submit=False),
     ):
-        text = st.text_area("Answer", max_chars=4000)
+        text = st.text_area("Answer", max_chars=MAX_ANSWER_CHARS)
         source = st.text_input("Source (an http(s) link)")
         language = st.text_input("Language (ISO code, e.g. fr)", max_chars=5)
         start, end = st.columns(2)

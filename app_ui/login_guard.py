@@ -1,30 +1,48 @@
 """Who may reach the operator console, and how fast a wrong password may be tried again.
 
-Without a password the console opens only to a browser on the machine itself, connected directly:
-a reverse proxy on the same machine connects from loopback too, so any forwarding header means the
-visitor is elsewhere. With a password, failures slow the next attempt down, per browser session
-and per client address (a new session does not reset the address's count).
+Without a password the console is closed unless the operator opts in (``APP_LOCAL_CONSOLE=true``),
+and even then it opens only to a browser on the machine itself: the app bound to loopback, the peer
+loopback, the ``Host`` and the ``Origin`` loopback, and no header any proxy adds. A reverse proxy on
+the same machine also connects from loopback and may forward a loopback ``Host`` and an ``Origin``
+an attacker wrote, so no set of headers alone can prove a local user: the opt-in is what a proxy
+cannot fake. With a password, failures slow the next attempt down, per browser session and per
+client address (a new session does not reset the address's count).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
-FORWARDING_HEADERS = ("x-forwarded-for", "forwarded", "x-real-ip")
+# Headers only a proxy, a CDN or a load balancer adds: any of them means the browser is elsewhere.
+PROXY_HEADERS = frozenset(
+    {"forwarded", "via", "x-real-ip", "x-client-ip", "true-client-ip", "client-ip", "cf-connecting-ip",
+     "fastly-client-ip", "x-cluster-client-ip", "x-original-forwarded-for", "x-envoy-external-address",
+     "x-appengine-user-ip", "akamai-origin-hop", "cdn-loop", "cf-ray", "x-amzn-trace-id"}
+)  # fmt: skip
+PROXY_HEADER_PARTS = ("forwarded", "client-ip", "real-ip", "connecting-ip", "original-host")
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 FREE_FAILURES = 3  # typing mistakes cost nothing
 FIRST_DELAY_SECONDS = 2.0  # then 2, 4, 8… seconds between attempts
 MAX_DELAY_SECONDS = 15 * 60.0
 FORGET_AFTER_SECONDS = 60 * 60.0  # a key's failures are forgotten after an hour of quiet
 
 
+def is_proxy_header(name: str) -> bool:
+    """Whether a header is one a proxy adds (``X-Forwarded-*``, ``Via``, ``CF-Connecting-IP``…)."""
+    lowered = name.lower()
+    return lowered in PROXY_HEADERS or any(part in lowered for part in PROXY_HEADER_PARTS)
+
+
 def forwarded_for(headers: Mapping[str, str] | None) -> str | None:
-    """The forwarding header's value when the request came through a proxy, else None."""
+    """A proxy header's value (or its name when empty) when the request came through a proxy, else None."""
     for name, value in (headers or {}).items():
-        if name.lower() in FORWARDING_HEADERS:
+        if is_proxy_header(name):
             return value or name
     return None
 
@@ -32,6 +50,42 @@ def forwarded_for(headers: Mapping[str, str] | None) -> str | None:
 def client_address(ip_address: str | None, headers: Mapping[str, str] | None) -> str | None:
     """The client as the console sees it: None only for a direct connection from this machine."""
     return ip_address or forwarded_for(headers)
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """Whether a host name or address (an ``Origin``'s, a ``Host`` header's, a bind address) is loopback."""
+    if not host:
+        return False
+    name = host.strip().lower().strip("[]")
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _header(headers: Mapping[str, str], wanted: str) -> str | None:
+    return next((value for name, value in headers.items() if name.lower() == wanted), None)
+
+
+def local_browser(
+    server_address: str | None, ip_address: str | None, headers: Mapping[str, str] | None
+) -> bool:
+    """Whether every sign of the request says a browser on this machine, connected directly: the app
+    bound to loopback, no peer address (Streamlit gives none for loopback), a loopback ``Host`` and
+    ``Origin`` (a browser always sends one on the websocket), and no proxy header."""
+    headers = headers or {}
+    host, origin = _header(headers, "host"), _header(headers, "origin")
+    return (
+        is_loopback_host(server_address)
+        and client_address(ip_address, headers) is None
+        and host is not None
+        and is_loopback_host(urlsplit(f"//{host}").hostname)
+        and origin is not None
+        and urlsplit(origin).scheme in ("http", "https")
+        and is_loopback_host(urlsplit(origin).hostname)
+    )
 
 
 @dataclass

@@ -47,9 +47,19 @@ NODE_LABELS = {
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]{}<>#|~$])")
 
 
+# What Markdown would turn into a link by itself (GFM autolink literals): a scheme's "//" or "www.".
+_LINKABLE = re.compile(r"(?:[a-zA-Z][\w+.-]*://|www\.)[^\s`]*", re.IGNORECASE)
+
+
 def escape(text: str) -> str:
-    """``text`` shown literally in Markdown, on one line (no emphasis, links, LaTeX or headings)."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", " ".join(str(text).split()))
+    """``text`` shown literally in Markdown, on one line (no emphasis, links, LaTeX or headings); a
+    bare URL is shown as code, so Markdown never makes it a link an operator could click."""
+    flat = " ".join(str(text).split())
+    parts, last = [], 0
+    for url in _LINKABLE.finditer(flat):
+        parts += [_MARKDOWN_SPECIALS.sub(r"\\\1", flat[last : url.start()]), f"`{url.group(0)}`"]
+        last = url.end()
+    return "".join([*parts, _MARKDOWN_SPECIALS.sub(r"\\\1", flat[last:])])
 
 
 _IMAGE = re.compile(r"!(?=\[)")

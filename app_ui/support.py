@@ -22,6 +22,7 @@ from agents.events import AgentEvent, ErrorOccurred
 from agents.llm import ProviderError
 from agents.service import AgentService
 from agents.tools.knowledge_base import build_knowledge_base_tool
+from app_ui.login_guard import local_browser
 from rag.config import RagSettings
 from rag.errors import USER_ERRORS, error_sentence
 from rag.store import KnowledgeBaseError
@@ -50,7 +51,6 @@ INDEXING_ERRORS: tuple[type[Exception], ...] = (*SERVICE_ERRORS, ValueError)  # 
 INDEX_HINT = "An operator can also index documents from the operator console."
 
 
-LOOPBACK_ADDRESSES = {"127.0.0.1", "localhost", "::1"}
 ConsoleAccess = Literal["open", "password", "closed"]
 
 
@@ -60,7 +60,12 @@ class AppSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="APP_", env_file=".env", extra="ignore")
 
     operator_password: SecretStr | None = Field(
-        None, description="Password of the operator console; unset = open to a local user only."
+        None, description="Password of the operator console; unset = closed (see local_console)."
+    )
+    local_console: bool = Field(
+        False,
+        description="With no password, open the console to a browser on this machine (the app bound to "
+        "127.0.0.1, loopback Host and Origin, no proxy header). Never set it on a machine behind a proxy.",
     )
 
 
@@ -73,12 +78,19 @@ def operator_password(secrets: Mapping[str, Any] | None = None) -> str | None:
     return str(value) if value else None
 
 
-def console_access(password: str | None, server_address: str | None, client_ip: str | None) -> ConsoleAccess:
-    """Whether the console opens: behind its password when one is set; with none, only for a user
-    on the machine itself (the app bound to a loopback address, the browser connecting locally)."""
+def console_access(
+    password: str | None,
+    server_address: str | None,
+    ip_address: str | None,
+    headers: Mapping[str, str] | None = None,
+    local_console: bool = False,
+) -> ConsoleAccess:
+    """Whether the console opens: behind its password when one is set; with none, closed unless the
+    operator opted in (``APP_LOCAL_CONSOLE``) and the request is a local browser's in every respect
+    (:func:`app_ui.login_guard.local_browser`): no header a proxy leaves out can open it."""
     if password:
         return "password"
-    if (server_address or "") in LOOPBACK_ADDRESSES and client_ip is None:
+    if local_console and local_browser(server_address, ip_address, headers):
         return "open"
     return "closed"
 

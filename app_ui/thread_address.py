@@ -16,8 +16,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
-from agents.insights.masking import mask_personal
-from agents.insights.store import LoggedQuestion
+from agents.insights.store import LoggedQuestion, visitor_text
 from agents.thread_rules import FAILED_TURN_KEY, is_answer
 from app_ui.presenters import Turn
 
@@ -97,7 +96,7 @@ def attach_logged_turns(turns: Sequence[Turn], logged: Sequence[LoggedQuestion])
     rows = list(logged)
     verdicts: dict[str, str] = {}
     for turn in reversed(turns):
-        masked = mask_personal(turn.question)
+        masked = visitor_text(turn.question)
         found = next((i for i in range(len(rows) - 1, -1, -1) if rows[i].question == masked), None)
         if turn.final is None or found is None:
             continue

@@ -90,6 +90,11 @@ def answer_types() -> tuple[AnswerType, ...]:
             re.compile(r"\b(?:moins de |plus de )?\d{1,2} ?ans\b|\b\d{1,2} years?\b"),
         ),
         AnswerType(
+            "percent",
+            _words("pourcentage", "percentage", "pour cent", "per ?cent", "proportion", "taux", "rate"),
+            re.compile(r"\d+(?:[.,]\d+)? ?(?:%|pour ?cent|per ?cent)"),
+        ),
+        AnswerType(
             "area",
             _words("superficie", "surface", "taille", "area", "how big", "size"),
             re.compile(r"\d+(?:[.,]\d+)? ?(?:hectares?|ha|m2|m²|km2|km²|metres carres)"),

@@ -2,7 +2,8 @@
 
 "9 h", "9:00", "9 am" and "9時" are hours "09:00"; "1er janvier", "January 1" and "1月1日" the date
 "--01-01"; "1 670 m" and "1,670 m" the distance "1670 m"; "24€", "€24" and "24,00 €" the price
-"24 EUR"; durations are minutes ("1h30" = "90 minutes"); phone numbers their national digits;
+"24 EUR" ("US$21" is "21 USD"); percentages their number ("25 %" = "25 Prozent"); durations are
+minutes ("1h30" = "90 minutes"); phone numbers their national digits;
 ages and counts their number. A form that may mean two things keeps both readings: "1 h 30" is the
 clock time 01:30 or a 90-minute duration, "2000" a year or a count. A range ("9:00–18:30",
 "de 9 à 18 h 30") gives both ends, the bare end taking the other's unit.
@@ -14,20 +15,24 @@ import datetime as dt
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from agents.answer import number_words
 from agents.answer import value_grammar as grammar
 
-ValueKind = Literal["date", "count", "price", "hours", "distance", "duration", "phone", "age", "area"]
+ValueKind = Literal[
+    "date", "count", "price", "hours", "distance", "duration", "phone", "age", "area", "percent"
+]
 Reading = tuple[ValueKind, str]
 Groups = dict[str, str]
 
 _UNIT_FIRST = {"pricepre", "mdy"}  # "€10–12", "January 1–15": the bare end comes after
 _AMBIGUOUS_HOURS = {"heure", "heures", "uur"}  # "à 9 heures" (a time), "2 heures" (a duration)
+_WORDED_KINDS = frozenset({"price", "percent", "hours", "date", "age"})  # amounts, times, years
 _LINK = re.compile(r"(?:https?://|www\.)[^\s)\]>]+")
 
 
@@ -93,19 +98,41 @@ def text_readings(text: str) -> frozenset[Reading]:
 
 
 def _scan(text: str) -> tuple[list[_Found], list[str]]:
-    """The values of ``text`` in order, and the numbers no value holds (as keys)."""
+    """The values of ``text`` in order, and the numbers no value holds (as keys); numbers written
+    in words are read as digits, and kept where they state an amount, a time or a year."""
     folded = _LINK.sub(_blank, grammar.fold(text))
-    found = [value for match in grammar.scan_pattern().finditer(folded) if (value := _read(match))]
+    digitised = number_words.digitise(folded)
+    scanned = digitised.text if digitised else folded
+    found = [value for match in grammar.scan_pattern().finditer(scanned) if (value := _read(match))]
+    if digitised:
+        found = [value for value in found if _worded_value_kept(value, digitised)]
     taken = [(value.start, value.end) for value in found]
     lone_numbers: list[str] = []
-    for match in grammar.lone_number().finditer(folded):
+    for match in grammar.lone_number().finditer(scanned):
         if any(start < match.end() and match.start() < end for start, end in taken):
             continue
-        if end := _range_end(folded, match, found):
+        if end := _range_end(scanned, match, found):
             found.append(end)
         else:
             lone_numbers.append(_key(number(match["n"])))
+    if digitised:
+        found = [_in_original(value, digitised) for value in found]
     return sorted(found, key=lambda value: value.start), lone_numbers
+
+
+def _worded_value_kept(value: _Found, digitised: number_words.Digitised) -> bool:
+    """Whether a value is kept: any value written in digits; one written in words only when it
+    states an amount, a time or a year ("one of", "一緒" are no values)."""
+    start, end = digitised.original(value.start, value.end)
+    if not any(a < end and start < b for a, b in digitised.runs):
+        return True
+    return any(kind in _WORDED_KINDS for kind, _ in value.readings)
+
+
+def _in_original(value: _Found, digitised: number_words.Digitised) -> _Found:
+    """``value`` placed in the original text (the digits stood for words there)."""
+    start, end = digitised.original(value.start, value.end)
+    return replace(value, start=start, end=end)
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -207,7 +234,7 @@ def _phone(form: str, groups: Groups, text: str) -> list[Reading]:
 def _price(form: str, groups: Groups, text: str) -> list[Reading]:
     if form == "free":
         return [("price", "free")]
-    return _price_key(number(groups["n"]), grammar.UNITS[groups["unit"]].name)
+    return _price_key(number(groups["n"]), grammar.units()[groups["unit"]].name)
 
 
 def _price_key(amount: Decimal, currency: str) -> list[Reading]:
@@ -254,7 +281,7 @@ def _hours(form: str, groups: Groups, text: str) -> list[Reading]:
 
 def _measure(form: str, groups: Groups, text: str) -> list[Reading]:
     """A number and its unit word: a price, a duration, a distance, an area or an age."""
-    amount, unit = number(groups["n"]), grammar.UNITS[groups["unit"]]
+    amount, unit = number(groups["n"]), grammar.units()[groups["unit"]]
     if unit.kind == "price":
         return _price_key(amount, unit.name)
     if unit.kind == "duration":
@@ -269,6 +296,8 @@ def _measure(form: str, groups: Groups, text: str) -> list[Reading]:
         return readings
     if unit.kind == "age":
         return [("age", _key(amount))]
+    if unit.kind == "percent":
+        return [("percent", _key(amount))]
     kind: ValueKind = "area" if unit.kind == "area" else "distance"
     return [(kind, f"{_key(amount * unit.factor)} {unit.name}")]
 

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from babel.dates import get_month_names
+from babel.numbers import get_currency_symbol
+from babel.units import format_unit
 
 from rag.lexicon.folding import fold_accents
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
@@ -57,7 +59,37 @@ def _units(kind: str, factor: int, name: str, words: Iterable[str]) -> dict[str,
     return dict.fromkeys(words, Unit(kind, factor, name))
 
 
-UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 code
+# Currencies a visitor may pay or quote in; their symbols in the nine languages come from Babel.
+CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CNY", "CAD", "AUD", "BRL")
+
+
+@functools.lru_cache(maxsize=1)
+def currency_symbols() -> dict[str, str]:
+    """Folded currency symbols and codes ("us$", "$us", "ca$", "r$", "usd") -> ISO 4217 code, from
+    Babel (CLDR) in the nine languages; a symbol two currencies share ("¥") is left out."""
+    claims: dict[str, set[str]] = {}
+    for code in CURRENCIES:
+        claims.setdefault(code.lower(), set()).add(code)
+        for language in (*SUPPORTED_LANGUAGES, "pt_BR", "en_CA", "en_AU"):
+            claims.setdefault(fold(get_currency_symbol(code, locale=language)), set()).add(code)
+    return {symbol: next(iter(codes)) for symbol, codes in claims.items() if len(codes) == 1}
+
+
+@functools.lru_cache(maxsize=1)
+def percent_words() -> tuple[str, ...]:
+    """How the nine languages write "per cent" after a number ("%", "pour cent", "Prozent",
+    "パーセント"), folded, from Babel's unit patterns."""
+    words = {"%", "％"}
+    for language in SUPPORTED_LANGUAGES:
+        for length in ("long", "short", "narrow"):
+            written = fold(format_unit(5, "concentr-percent", length=length, locale=language))
+            word = written.replace("5", "").strip(" \u00a0")
+            if word and "concentr" not in word:
+                words.add(word)
+    return tuple(sorted(words))
+
+
+WORD_UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 code
     **_units("price", 1, "EUR", ("€", "eur", "euro", "euros", "ユーロ", "欧元", "歐元")),
     **_units("price", 1, "USD", ("$", "usd", "dollar", "dollars", "ドル", "美元")),
     **_units("price", 1, "GBP", ("£", "gbp")),
@@ -88,6 +120,17 @@ UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 co
     **_units("age", 1, "", ("an", "ans", "year", "years", "jahr", "jahre", "jahren", "ano", "anos", "anno",
                            "anni", "jaar", "jaren", "歳", "才", "岁", "周岁", "週歲")),
 }  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1)
+def units() -> dict[str, Unit]:
+    """Every unit word: ours above, then the currency symbols and percent words read from Babel."""
+    found = dict(WORD_UNITS)
+    for symbol, code in currency_symbols().items():
+        found.setdefault(symbol, Unit("price", 1, code))
+    for word in percent_words():
+        found.setdefault(word, Unit("percent", 1, "%"))
+    return found
 
 
 @dataclass(frozen=True)
@@ -158,7 +201,7 @@ def _cjk_clock(name: str) -> str:
 @functools.lru_cache(maxsize=1)
 def forms() -> tuple[Form, ...]:
     """Every written form, in the order they are tried at one position."""
-    n, months = NUMBER, alternation(month_numbers())
+    n, months, currencies = NUMBER, alternation(month_numbers()), alternation(currency_symbols())
 
     def year(form: str) -> str:
         return rf"(?P<{form}_y>[0-9]{{4}})(?![0-9])"
@@ -172,7 +215,7 @@ def forms() -> tuple[Form, ...]:
         Form("phonefr", r"0[1-9](?:[ .-]?[0-9]{2}){4}(?![0-9])"),
         Form("phoneplus", r"\+33 ?(?:\(0\) ?)?[1-9](?:[ .-]?[0-9]{2}){4}(?![0-9])", False),
         Form("phoneintl", r"\+[1-9][0-9]{0,2}(?:[ .-]?[0-9]{1,4}){2,6}(?![0-9])", False),
-        Form("pricepre", rf"(?P<pricepre_unit>€|\$|£|eur|usd|gbp|chf) ?(?P<pricepre_n>{n})", False),
+        Form("pricepre", rf"(?P<pricepre_unit>{currencies}) ?(?P<pricepre_n>{n})", False),
         Form("free", rf"(?<!-)(?:{FREE_WORDS})(?![a-z])", False, False),
         Form("dateiso", rf"{year('dateiso')}-(?P<dateiso_m>[0-9]{{2}})-(?P<dateiso_d>[0-9]{{2}})(?![0-9])"),
         Form("datenum", rf"(?P<datenum_d>[0-9]{{1,2}})/(?P<datenum_m>[0-9]{{1,2}})/{year('datenum')}"),
@@ -210,7 +253,8 @@ def forms() -> tuple[Form, ...]:
         Form("clockh", clock("clockh", r" ?(?P<clockh_unit>h)(?![a-z])" + minutes.format("clockh"))),
         Form("clockampm", clock("clockampm", rf" ?(?P<clockampm_unit>{AMPM})")),
         Form(
-            "clockuhr", clock("clockuhr", r" ?(?P<clockuhr_unit>uhr)(?![a-z])" + minutes.format("clockuhr"))
+            "clockuhr",
+            clock("clockuhr", r" ?(?P<clockuhr_unit>uhr|o['’]clock)(?![a-z])" + minutes.format("clockuhr")),
         ),
         Form("clockore", r"ore " + clock("clockore", r"(?:[.:](?P<clockore_m>[0-9]{2}))?(?![0-9])"), False),
         Form("clockcjk", _cjk_clock("clockcjk")),
@@ -221,7 +265,7 @@ def forms() -> tuple[Form, ...]:
         ),
         Form(
             "measure",
-            rf"(?P<measure_n>{n}) ?(?P<measure_unit>{alternation(UNITS)})(?![a-z0-9])"
+            rf"(?P<measure_n>{n}) ?(?P<measure_unit>{alternation(units())})(?![a-z0-9])"
             r"(?:(?:(?<=heure)|(?<=heures)) (?P<measure_m>[0-9]{2})(?![0-9]))?",  # "9 heures 30"
         ),
         Form("year", r"(?P<year_y>1[0-9]{3}|20[0-9]{2})(?![0-9]|[.,][0-9])(?: ?年)?"),

@@ -55,12 +55,27 @@ def cell(value: Any) -> Any:
 
 
 def _write_rows(path: Path, header: list[str], rows: Iterable[list[object]]) -> Path:
-    """One CSV file, every cell made safe for a spreadsheet."""
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(list(map(cell, row)) for row in rows)
+    """One CSV file, every cell made safe for a spreadsheet; a file left half-written is removed."""
+    try:
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(header)
+            writer.writerows(list(map(cell, row)) for row in rows)
+    except OSError:
+        path.unlink(missing_ok=True)
+        raise
     return path
+
+
+def csv_failure(folder: Path, error: OSError) -> str:
+    """One sentence for an export that could not be written: what failed and what to do."""
+    if isinstance(error, (FileExistsError, NotADirectoryError)):
+        return f"--csv {folder} is a file, not a folder: give a folder (it is created if missing)."
+    reason = error.strerror or type(error).__name__
+    return (
+        f"The CSV files could not be written into {folder} ({reason}): "
+        "free some space or choose another folder."
+    )
 
 
 def write_csv(folder: Path, turns: list[LoggedQuestion], report: Insights) -> list[Path]:
@@ -159,7 +174,12 @@ def run_insights(args: argparse.Namespace, console: Console, errors: Console) ->
             "check AGENT_CHECKPOINT_URL or AGENT_CHECKPOINT_PATH."
         ) from error
     if args.csv:
-        for path in write_csv(Path(args.csv), turns, report):
+        try:
+            written = write_csv(Path(args.csv), turns, report)
+        except OSError as error:
+            errors.print(f"[red]error:[/] {escape(csv_failure(Path(args.csv), error))}")
+            return 2
+        for path in written:
             errors.print(f"Wrote {path}")
     if args.json:
         print(json.dumps(report.model_dump(), ensure_ascii=False))

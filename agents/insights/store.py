@@ -1,9 +1,12 @@
 """The questions log, in the conversations' database: one schema for SQLite and PostgreSQL.
 
 Tables are created on first use. A row holds what operators need to see what visitors ask and
-what fails; never an IP address or browser data, and the visitor's text is masked
-(:mod:`agents.insights.masking`) before it is written. Rows older than the retention setting are
-deleted as new ones arrive, with the cached embeddings of questions no row holds any more.
+what fails; never an IP address or browser data. Every text a visitor wrote or the analysis took
+from it (the question, the missing parts, the comment) is masked (:mod:`agents.insights.masking`)
+and made inert (:mod:`agents.insights.inert`) before it is written, and again when it is read, so a
+row written before a masking rule existed is shown masked too. Rows older than the retention setting
+are deleted as new ones arrive and by ``python -m agents prune``, with the cached embeddings of
+questions no row holds any more; ``python -m agents forget`` deletes one conversation's rows.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any, Literal
 import numpy as np
 
 from agents.config import AgentSettings
+from agents.insights.inert import inert_text
 from agents.insights.masking import mask_personal
 
 Feedback = Literal["helpful", "not_helpful"]
@@ -59,6 +63,19 @@ COLUMNS = (
     "id, asked_at, thread_id, question, question_hash, language, kind, missing, sources, model, "
     "latency_ms, feedback, comment"
 )
+
+
+def visitor_text(text: str) -> str:
+    """A visitor's text as the log keeps and shows it: personal data masked, control characters inert."""
+    return inert_text(mask_personal(text))
+
+
+def _clean(turn: LoggedQuestion) -> LoggedQuestion:
+    """``turn`` with every visitor-written field passed through :func:`visitor_text`."""
+    turn.question = visitor_text(turn.question)
+    turn.missing = [visitor_text(part) for part in turn.missing]
+    turn.comment = visitor_text(turn.comment) if turn.comment else turn.comment
+    return turn
 
 
 def text_hash(text: str) -> str:
@@ -165,9 +182,9 @@ class QuestionLog:
         self._ready = True
 
     def record(self, turn: LoggedQuestion) -> str:
-        """Store one turn (its question masked here, whatever the caller did) and drop expired rows."""
+        """Store one turn (its texts masked here, whatever the caller did) and drop expired rows."""
         self.ensure_schema()
-        turn.question = mask_personal(turn.question)
+        _clean(turn)
         with self.database.cursor() as cursor:
             cursor.execute(
                 self.database.sql(
@@ -182,7 +199,7 @@ class QuestionLog:
         """Store many turns in one transaction (the scale benchmark's generated log)."""
         self.ensure_schema()
         for turn in turns:
-            turn.question = mask_personal(turn.question)
+            _clean(turn)
         with self.database.cursor() as cursor:
             cursor.executemany(
                 self.database.sql(
@@ -196,7 +213,7 @@ class QuestionLog:
     ) -> bool:
         """Attach a visitor's verdict (and a short masked comment) to a turn of their own thread."""
         self.ensure_schema()
-        text = mask_personal(comment.strip())[:MAX_COMMENT_CHARS] if comment and comment.strip() else None
+        text = visitor_text(comment.strip())[:MAX_COMMENT_CHARS] if comment and comment.strip() else None
         with self.database.cursor() as cursor:
             cursor.execute(
                 self.database.sql(
@@ -212,6 +229,24 @@ class QuestionLog:
         cutoff = (now or time.time()) - self.retention_days * DAY_SECONDS
         with self.database.cursor() as cursor:
             cursor.execute(self.database.sql("DELETE FROM visitor_questions WHERE asked_at < ?"), (cutoff,))
+            deleted = int(cursor.rowcount or 0)
+            if deleted:
+                cursor.execute(
+                    "DELETE FROM question_vectors WHERE question_hash NOT IN "
+                    "(SELECT question_hash FROM visitor_questions)"
+                )
+        return deleted
+
+    def forget_thread(self, thread_id: str) -> int:
+        """Delete every row of one conversation (feedback included) and the embeddings only it
+        needed; returns how many turns were deleted."""
+        self.ensure_schema()
+        with self.database.cursor() as cursor:
+            if not self.database.is_postgres:  # the freed pages are zeroed: no trace left in the file
+                cursor.execute("PRAGMA secure_delete = ON")
+            cursor.execute(
+                self.database.sql("DELETE FROM visitor_questions WHERE thread_id = ?"), (thread_id,)
+            )
             deleted = int(cursor.rowcount or 0)
             if deleted:
                 cursor.execute(
@@ -305,19 +340,21 @@ def _logged(row: Sequence[Any]) -> LoggedQuestion:
         feedback,
         comment,
     ) = row
-    return LoggedQuestion(
-        id=id_,
-        asked_at=float(asked_at),
-        thread_id=thread,
-        question=question,
-        language=language,
-        kind=kind,
-        missing=list(_decoded(missing)),
-        sources=[dict(source) for source in _decoded(sources)],
-        model=model,
-        latency_ms=float(latency),
-        feedback=feedback,
-        comment=comment,
+    return _clean(
+        LoggedQuestion(
+            id=id_,
+            asked_at=float(asked_at),
+            thread_id=thread,
+            question=question,
+            language=language,
+            kind=kind,
+            missing=list(_decoded(missing)),
+            sources=[dict(source) for source in _decoded(sources)],
+            model=model,
+            latency_ms=float(latency),
+            feedback=feedback,
+            comment=comment,
+        )
     )
 
 

@@ -44,7 +44,7 @@ def run_official(args: argparse.Namespace, console: Console, errors: Console) ->
         if args.action == "add":
             from rag.embeddings import build_embedder
 
-            answer = add_official_answer(
+            stored = add_official_answer(
                 settings,
                 build_embedder(settings).embed_queries,
                 OfficialAnswer(
@@ -56,7 +56,12 @@ def run_official(args: argparse.Namespace, console: Console, errors: Console) ->
                     valid_until=args.valid_until,
                 ),
             )
-            console.print(f"Added official answer {answer.id}")
+            if stored.replaced:
+                console.print(
+                    f"Replaced official answer {stored.answer.id} (the same text, source and dates)."
+                )
+            else:
+                console.print(f"Added official answer {stored.answer.id}")
         elif args.action == "list":
             for answer in OfficialAnswers.open(settings).all():
                 print(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False))

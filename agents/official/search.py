@@ -18,7 +18,7 @@ import numpy as np
 
 from agents.answer.visitor_terms import concept_name, found_in, roles
 from agents.insights.grouping import GROUP_THRESHOLD, centred, reference_questions
-from agents.official.store import OfficialAnswer, OfficialAnswers
+from agents.official.store import OfficialAnswer, OfficialAnswers, paris_today
 from agents.tools.dates import parse_visit_date
 from rag.language import detect_language
 from rag.passage import OFFICIAL_COLLECTION, Passage
@@ -64,7 +64,7 @@ class OfficialFirstSearcher:
         self,
         retriever: HybridRetriever,
         threshold: float = GROUP_THRESHOLD,
-        today: Callable[[], date] = date.today,
+        today: Callable[[], date] = paris_today,  # the visit's day, whatever the server's zone
     ) -> None:
         self.retriever, self.threshold, self.today = retriever, threshold, today
         self._answers: list[tuple[OfficialAnswer, np.ndarray]] = []

@@ -5,7 +5,12 @@ locales) is filled in by two small tables rather than by rules of our own:
 
 - weekend words ("ce week-end", "this weekend", "周末"...): the weekend in progress, else the coming
   Saturday, since the forecast for one day is what the tool gives;
-- a few everyday phrases it does not read ("ce soir", "pasado mañana", "dopodomani", "あした"...).
+- a few everyday phrases it does not read ("ce soir", "después de mañana", "あした"...), matched
+  without accents or hyphens.
+
+Public holidays ("Noël", "Easter Monday", "le jour de l'an", "元日") are their next day, read by
+:mod:`rag.lexicon.holidays` from the python-holidays calendars; "next weekend" during a weekend is
+the following one (the "next" words come from dateparser's own data).
 
 Conventions: dates are read day first (05/12/2026 is 5 December) except in Japanese and Chinese
 text, which writes the month first (7月14日); a day without a year is its next occurrence (on
@@ -24,8 +29,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from dateparser.date import DateDataParser
+from dateparser.languages.loader import default_loader
 from dateparser.search import search_dates
 
+from rag.lexicon.folding import fold_accents
+from rag.lexicon.holidays import holiday_day
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 
@@ -36,11 +44,13 @@ EXTRA_DAY_OFFSETS = {
     "ce soir": 0, "ce matin": 0, "cet après-midi": 0, "cette nuit": 0,
     "esta noche": 0, "esta tarde": 0, "esta mañana": 0, "pasado mañana": 2,
     "heute abend": 0, "heute nachmittag": 0, "heute morgen": 0,
-    "stasera": 0, "stamattina": 0, "dopodomani": 2,
+    "stasera": 0, "stamattina": 0, "dopodomani": 2, "dopo domani": 2,
     "hoje à noite": 0, "hoje à tarde": 0, "esta noite": 0, "depois de amanhã": 2,
     "vanavond": 0, "vanmiddag": 0, "vanmorgen": 0,
     "きょう": 0, "今夜": 0, "今晩": 0, "あした": 1, "あさって": 2,
     "今晚": 0, "後天": 2,
+    # the day after tomorrow, as dateparser 1.5 misses it (it reads "demain"/"mañana" alone: tomorrow)
+    "après-demain": 2, "después de mañana": 2, "übermorgen": 2, "uebermorgen": 2, "dag na morgen": 2,
 }  # fmt: skip
 WEEKEND_WORDS = (
     "weekend", "week-end", "fin de semana", "wochenende", "fine settimana", "fim de semana", "週末", "周末",
@@ -82,6 +92,7 @@ def parse_visit_date(text: str, today: dt.date, languages: Sequence[str] = SUPPO
         return ParsedDate(text, "unreadable")
     if (
         found == today + dt.timedelta(days=7)
+        and _weekend(cleaned, today) is None  # "next weekend" on a Saturday: the one a week later
         and _resolve(cleaned, today - dt.timedelta(days=1), languages) == today
     ):
         found = today  # a weekday name on that weekday: today, not in a week
@@ -92,13 +103,74 @@ def _normalise(text: str) -> str:
     return " ".join(text.replace("’", "'").split()).strip(_TRAILING_PUNCTUATION).casefold()
 
 
+def _loose(text: str) -> str:
+    """Accents and hyphens dropped: "apres demain" and "pasado manana" are the phrases too."""
+    return " ".join(fold_accents(text).replace("-", " ").split())
+
+
+@functools.lru_cache(maxsize=1)
+def next_markers() -> tuple[str, ...]:
+    """How the nine languages say "next" before or after a period ("next", "prochain", "nächst",
+    "próxim", "volgend", "来", "下"), taken from dateparser's own "next week" phrases: the words of
+    "next week" that neither "this week", "last week" nor the word "week" holds."""
+    markers: set[str] = set()
+    for language in SUPPORTED_LANGUAGES:
+        info = default_loader.get_locale(language).info
+        relative = info.get("relative-type", {})
+        week_words = sorted((_loose(word) for word in info.get("week", [])), key=len, reverse=True)
+        other = {
+            w
+            for key in ("0 week ago", "1 week ago")
+            for p in relative.get(key, [])
+            for w in _loose(p).split()
+        }
+        for phrase in relative.get("in 1 week", []):
+            rest = _loose(phrase)
+            for word in week_words:
+                rest = rest.replace(word, " ")
+            for word in rest.split():
+                if word not in other and word not in week_words:
+                    markers.add(word[:-1] if len(word) > 4 else word)  # "prochaine" -> "prochain"
+    return tuple(sorted(markers))
+
+
+def _says_next(text: str, weekend: str) -> bool:
+    """Whether the weekend asked for is the next one ("next weekend", "le week-end prochain",
+    "下周末"): a "next" word of the nine languages at a word's start, or just before the weekend word
+    in Chinese and Japanese."""
+    loose = _loose(text)
+    before = loose[: loose.find(weekend)] if weekend in loose else ""
+    for marker in next_markers():
+        if UNSPACED_CHARACTER.search(marker):
+            if marker in before[-3:]:
+                return True
+        elif re.search(rf"(?<!\w){re.escape(marker)}", loose):
+            return True
+    return False
+
+
+def _weekend(text: str, today: dt.date) -> dt.date | None:
+    """The Saturday of the weekend ``text`` names: the one in progress, else the coming one; the
+    following one when the visitor says "next" during a weekend."""
+    weekend = next((_loose(word) for word in WEEKEND_WORDS if _loose(word) in _loose(text)), None)
+    if weekend is None:
+        return None
+    coming = today + dt.timedelta(days=(SATURDAY - today.weekday()) % 7)
+    if today.weekday() >= SATURDAY:
+        in_progress = today - dt.timedelta(days=today.weekday() - SATURDAY)
+        return in_progress + dt.timedelta(days=7) if _says_next(text, weekend) else today
+    return coming
+
+
 def _resolve(text: str, today: dt.date, languages: tuple[str, ...]) -> dt.date | Literal["vague"] | None:
     """The day ``text`` names seen from ``today``; ``"vague"`` for a month or year; None if unread."""
-    if any(word in text for word in WEEKEND_WORDS):
-        return today if today.weekday() >= SATURDAY else today + dt.timedelta(days=SATURDAY - today.weekday())
+    if (saturday := _weekend(text, today)) is not None:
+        return saturday
     offset = _extra_offset(text)
     if offset is not None:
         return today + dt.timedelta(days=offset)
+    if (holiday := holiday_day(text, today)) is not None:  # "Noël", "Easter Monday", "元日"
+        return holiday
     if cjk := _CJK_MONTH_DAY.search(text):
         return _month_day(today, int(cjk[2]), int(cjk[3]), int(cjk[1]) if cjk[1] else None)
     if _NEXT_WEEK_PREFIX.match(text):
@@ -121,11 +193,13 @@ def _month_day(today: dt.date, month: int, day: int, year: int | None) -> dt.dat
 
 
 def _extra_offset(text: str) -> int | None:
+    loose = _loose(text)
     for phrase in sorted(EXTRA_DAY_OFFSETS, key=len, reverse=True):
+        written = _loose(phrase)
         pattern = (
-            re.escape(phrase) if UNSPACED_CHARACTER.search(phrase) else rf"(?<!\w){re.escape(phrase)}(?!\w)"
+            re.escape(written) if UNSPACED_CHARACTER.search(phrase) else rf"(?<!\w){re.escape(written)}(?!\w)"
         )
-        if re.search(pattern, text):
+        if re.search(pattern, loose):
             return EXTRA_DAY_OFFSETS[phrase]
     return None
 

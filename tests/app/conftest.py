@@ -64,10 +64,14 @@ def server_address() -> Iterator[Callable[[str], None]]:
 
 @pytest.fixture
 def local_console(server_address: Callable[[str], None], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The app bound to 127.0.0.1 and a browser on the same machine (Streamlit reports no IP for a
-    loopback connection; AppTest's mocked runtime reports one): the console opens with no password."""
+    """The app bound to 127.0.0.1, the operator's opt-in, and a browser on the same machine
+    (Streamlit reports no IP for a loopback connection, AppTest's mocked runtime reports one; the
+    browser's websocket carries a loopback Host and Origin): the console opens with no password."""
     server_address("127.0.0.1")
+    monkeypatch.setenv("APP_LOCAL_CONSOLE", "true")
     monkeypatch.setattr(type(st.context), "ip_address", property(lambda self: None))
+    local = {"Host": "localhost:8501", "Origin": "http://localhost:8501"}
+    monkeypatch.setattr(type(st.context), "headers", property(lambda self: local))
 
 
 def open_console(at: AppTest | None = None) -> AppTest:

@@ -36,7 +36,25 @@ def test_the_console_shows_groups_and_gaps_with_visitor_text_escaped(
     assert "boat rental" in shown
     for markup in (r"!\[pixel", r"\[win\]\(", r"<img"):  # unescaped: an image, a link, HTML
         assert not re.search(r"(?<!\\)" + markup, shown), markup
-    assert "!\\[pixel\\](https://evil.example/p.png) \\<img" in shown  # shown as the visitor typed it
+    assert "!\\[pixel\\](`https://evil.example/p.png)` \\<img" in shown  # shown as typed, the URL as code
+
+
+def test_a_bare_url_in_a_visitors_question_is_never_a_link_in_the_console(
+    indexed: Path, local_console: None
+) -> None:
+    log = QuestionLog.for_settings(AgentSettings(_env_file=None))
+    question = "Log in at https://evil.example/login or www.evil.example now"
+    log.record_many(
+        [LoggedQuestion(question=question, language="en", kind="not_found", id=f"u{n}") for n in range(2)]
+    )
+    at = open_console()
+
+    at.button(key="insights-show").click().run()
+
+    assert not at.exception, at.exception
+    shown = "\n".join([*(str(md.value) for md in at.markdown), *(str(c.value) for c in at.caption)])
+    assert "`https://evil.example/login`" in shown and "`www.evil.example`" in shown
+    assert not re.search(r"(?<!`)(https://|www\.)evil", shown)  # outside code, Markdown would link it
 
 
 def test_an_official_answer_written_from_a_gap_is_stored_for_its_question(

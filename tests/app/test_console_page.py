@@ -40,12 +40,44 @@ def _chunks(at: AppTest) -> int:
     return int(at.sidebar.metric[1].value)
 
 
-def test_access_rules_password_else_local_only() -> None:
+LOCAL = {"Host": "localhost:8501", "Origin": "http://localhost:8501"}
+
+
+def test_access_rules_password_else_local_only_when_the_operator_opted_in() -> None:
     assert console_access("s3cret", "0.0.0.0", "203.0.113.9") == "password"
-    assert console_access(None, "127.0.0.1", None) == "open"
-    assert console_access(None, "", None) == "closed"  # bound to every interface
-    assert console_access(None, "0.0.0.0", None) == "closed"
-    assert console_access(None, "127.0.0.1", "203.0.113.9") == "closed"
+    assert console_access(None, "127.0.0.1", None, LOCAL, local_console=True) == "open"
+    assert console_access(None, "127.0.0.1", None, LOCAL) == "closed"  # no opt-in: closed
+    assert console_access(None, "", None, LOCAL, local_console=True) == "closed"  # every interface
+    assert console_access(None, "0.0.0.0", None, LOCAL, local_console=True) == "closed"
+    assert console_access(None, "127.0.0.1", "203.0.113.9", LOCAL, local_console=True) == "closed"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {**LOCAL, "X-Client-IP": "203.0.113.5"},
+        {**LOCAL, "True-Client-IP": "203.0.113.5"},
+        {**LOCAL, "CF-Connecting-IP": "203.0.113.5"},
+        {**LOCAL, "X-Forwarded-Host": "visit.example.org"},
+        {**LOCAL, "Via": "1.1 proxy"},
+        {**LOCAL, "Fastly-Client-IP": "203.0.113.5"},
+        {"Host": "visit.example.org", "Origin": "https://visit.example.org"},  # nginx: Host $host
+        {"Host": "127.0.0.1:8501", "Origin": "https://visit.example.org"},  # nginx's default Host
+        {"Host": "localhost:8501"},  # no Origin: not a browser's websocket
+        {"Origin": "http://localhost:8501"},
+        {"Host": "localhost.evil.example", "Origin": "http://localhost:8501"},
+    ],
+)
+def test_no_header_a_proxy_adds_or_leaves_out_opens_a_console_without_password(
+    headers: dict[str, str],
+) -> None:
+    assert console_access(None, "127.0.0.1", None, headers, local_console=True) == "closed"
+
+
+def test_without_the_opt_in_a_forged_local_request_through_a_proxy_stays_closed() -> None:
+    """A local proxy connects from loopback with the Host it was given; a script writes any Origin:
+    only the operator's setting, which no request can carry, opens the console."""
+    assert console_access(None, "127.0.0.1", None, LOCAL) == "closed"
 
 
 def test_with_no_password_on_a_public_address_the_console_is_closed(
@@ -290,7 +322,8 @@ def test_a_request_through_a_proxy_never_opens_a_console_without_password(
 ) -> None:
     import streamlit as st
 
-    for header in ({"X-Forwarded-For": "203.0.113.5"}, {"Forwarded": "for=203.0.113.5"}, {"X-Real-IP": "x"}):
+    for extra in ({"X-Forwarded-For": "203.0.113.5"}, {"Forwarded": "for=203.0.113.5"}, {"X-Real-IP": "x"}):
+        header = {**LOCAL, **extra}
         monkeypatch.setattr(type(st.context), "headers", property(lambda self, h=header: h))
 
         at = open_console()
@@ -327,3 +360,14 @@ def test_wrong_passwords_are_slowed_down_and_the_page_says_when_to_retry(
     other.text_input[0].set_value("correct horse")
     other.button(key="login").click().run()
     assert "try again in" in other.error[0].value
+
+
+def test_without_the_opt_in_even_a_local_browser_finds_the_console_closed(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, local_console: None
+) -> None:
+    monkeypatch.delenv("APP_LOCAL_CONSOLE")
+
+    at = open_console()
+
+    assert at.error[0].value == CONSOLE_CLOSED
+    assert not at.sidebar.metric and not at.chat_input

@@ -66,7 +66,7 @@ def chromium() -> Path:
 def _server_command(port: int) -> list[str]:
     options = {
         "server.headless": "true",
-        "server.address": "127.0.0.1",  # with no operator password, the console opens locally
+        "server.address": "127.0.0.1",  # the console opens without password to a local browser only
         "server.port": port,
         "server.fileWatcherType": "none",
         "browser.gatherUsageStats": "false",
@@ -106,6 +106,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> It
         TRANSFORMERS_OFFLINE="1",
         ANONYMIZED_TELEMETRY="False",
         NO_PROXY="127.0.0.1,localhost",
+        APP_LOCAL_CONSOLE="true",  # with no operator password, the console opens to this browser only
     )
     port = free_port()
     url = f"http://127.0.0.1:{port}"

@@ -89,3 +89,31 @@ def test_an_unreadable_database_is_one_sentence(
     assert main(["insights", "--json"]) == 2
     err = capsys.readouterr().err
     assert "questions log" in err and "AGENT_CHECKPOINT_PATH" in err and "Traceback" not in err
+
+
+def test_csv_onto_an_existing_file_is_one_sentence(
+    log: QuestionLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "report.csv"
+    target.write_text("kept", encoding="utf-8")
+
+    assert main(["insights", "--days", "7", "--csv", str(target)]) == 2
+
+    err = " ".join(capsys.readouterr().err.split())
+    assert "is a file, not a folder" in err and "Traceback" not in err
+    assert target.read_text(encoding="utf-8") == "kept"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_csv_onto_a_full_disk_is_one_sentence_and_leaves_no_half_file(
+    log: QuestionLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "questions.csv").symlink_to("/dev/full")  # every write: "No space left on device"
+
+    assert main(["insights", "--days", "7", "--csv", str(out)]) == 2
+
+    err = " ".join(capsys.readouterr().err.split())
+    assert "No space left on device" in err and "free some space" in err and "Traceback" not in err
+    assert not (out / "questions.csv").exists()

@@ -17,7 +17,7 @@ from agents.cli import main
 from agents.config import AgentSettings
 from agents.events import FinalAnswer, ToolReturned
 from agents.official.search import OfficialFirstSearcher
-from agents.official.store import OfficialAnswer, OfficialAnswers
+from agents.official.store import OfficialAnswer, OfficialAnswers, paris_today
 from agents.service import AgentService
 from rag.retriever import HybridRetriever
 from tests.conftest import HashingEmbedder, make_settings
@@ -86,15 +86,26 @@ def test_an_official_answer_is_searched_first_and_cited_as_official_with_its_dat
     assert any(passage.collection == "official" for passage in cited), final.answer
 
 
+def _store_expired(index: Path) -> None:
+    """An answer stored while valid, whose last day has since passed."""
+    answer = OfficialAnswer(
+        text=TEXT, source=SOURCE, question=QUESTION, valid_until=paris_today() - timedelta(days=1)
+    )
+    OfficialAnswers.open(make_settings(index)).add(answer, HashingEmbedder().embed_queries([QUESTION])[0])
+
+
 @pytest.mark.parametrize(
     "dates",
     [
-        ("--valid-until", (date.today() - timedelta(days=1)).isoformat()),  # expired yesterday
-        ("--valid-from", (date.today() + timedelta(days=1)).isoformat()),  # holds from tomorrow
+        (),  # expired yesterday (stored while it held)
+        ("--valid-from", (paris_today() + timedelta(days=1)).isoformat()),  # holds from tomorrow
     ],
 )
-def test_an_answer_not_valid_today_is_never_used(index: Path, tmp_path: Path, dates: tuple[str, str]) -> None:
-    assert add(*dates) == 0
+def test_an_answer_not_valid_today_is_never_used(index: Path, tmp_path: Path, dates: tuple[str, ...]) -> None:
+    if dates:
+        assert add(*dates) == 0
+    else:
+        _store_expired(index)
 
     hits, final = search_hits(index, tmp_path)
 
@@ -134,3 +145,77 @@ def test_official_answers_match_the_same_need_in_any_language_and_nothing_else(
         "Are dogs allowed in the park?",
     ):
         assert searcher.search(other) == [], other
+
+
+def test_the_same_text_and_source_for_another_period_keeps_both(
+    index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert add("--valid-from", "2027-03-01", "--valid-until", "2027-10-31") == 0
+    assert add("--valid-from", "2028-03-01", "--valid-until", "2028-10-31") == 0
+    assert add("--valid-from", "2028-03-01", "--valid-until", "2028-10-31") == 0
+
+    assert "Replaced official answer" in capsys.readouterr().out  # the third is the second again
+    periods = [(row["valid_from"], row["valid_until"]) for row in listed(capsys)]
+    assert sorted(periods) == [("2027-03-01", "2027-10-31"), ("2028-03-01", "2028-10-31")]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "https://",  # no host
+        "https:///boats",
+        "ftp://www.chateauversailles.fr/boats",
+        "www.chateauversailles.fr/boats",
+        "https://www.chateauversailles.fr/boats and more",
+        "https://www.chateauversailles.fr/[boats](https://evil.example)",
+        "https://www.chateauversailles.fr/<b>",
+    ],
+)
+def test_a_source_that_is_not_a_plain_http_link_with_a_host_is_one_sentence(
+    index: Path, capsys: pytest.CaptureFixture[str], source: str
+) -> None:
+    assert main(["official", "add", "--text", TEXT, "--source", source]) == 2
+
+    err = capsys.readouterr().err
+    assert "http(s) link" in err or "no spaces" in err
+    assert "Traceback" not in err and err.startswith("error:")
+    assert listed(capsys) == []
+
+
+def test_an_answer_already_past_its_validity_is_refused(
+    index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    yesterday = (paris_today() - timedelta(days=1)).isoformat()
+
+    assert add("--valid-until", yesterday) == 2
+
+    assert f"Its validity ended on {yesterday}" in capsys.readouterr().err
+    assert listed(capsys) == []
+
+
+def test_an_answer_longer_than_the_consoles_limit_is_refused(
+    index: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agents.official.store import MAX_ANSWER_CHARS
+
+    long_text = "Rowing boats are rented at the Grand Canal. " * (MAX_ANSWER_CHARS // 40)
+
+    assert main(["official", "add", "--text", long_text, "--source", SOURCE]) == 2
+
+    assert f"at most {MAX_ANSWER_CHARS}" in capsys.readouterr().err
+    assert listed(capsys) == []
+
+
+def test_validity_is_the_day_in_paris_not_the_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 23:30 UTC on 31 December it is already 1 January in Paris."""
+    from datetime import UTC, datetime
+
+    from agents.official.store import paris_day
+
+    moment = datetime(2026, 12, 31, 23, 30, tzinfo=UTC).timestamp()
+    monkeypatch.setenv("TZ", "UTC")
+
+    assert paris_day(moment) == date(2027, 1, 1)
+    answer = OfficialAnswer(text=TEXT, source=SOURCE, valid_from=date(2027, 1, 1))
+    assert answer.valid_on(paris_day(moment))
+    assert OfficialFirstSearcher.__init__.__defaults__[-1] is paris_today  # type: ignore[index]

@@ -239,3 +239,80 @@ def test_every_value_the_answer_types_see_is_read(text: str) -> None:
     }
     read = {kind for value in extract_values(text) for kind, _ in value.readings}
     assert seen and seen <= read
+
+
+DISCOUNT = "Les groupes scolaires bénéficient de 30 % de réduction."
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("en", "School groups get a 50% discount [1]."),
+        ("fr", "Les groupes scolaires ont 50 pour cent de réduction [1]."),
+        ("de", "Schulgruppen erhalten 50 Prozent Rabatt [1]."),
+        ("ja", "学校団体は50パーセント割引です[1]。"),
+    ],
+)
+def test_an_invented_percentage_is_removed(language: str, answer: str) -> None:
+    assert check_values(answer, {1: DISCOUNT}, language=language).removed == [answer]
+
+
+@pytest.mark.parametrize(
+    "answer", ["School groups get a 30% discount [1].", "Schulgruppen erhalten 30 Prozent Rabatt [1]."]
+)
+def test_a_percentage_the_passage_gives_is_kept_however_written(answer: str) -> None:
+    assert kept(answer, {1: DISCOUNT})
+
+
+@pytest.mark.parametrize("written", ["US$21", "21 $US", "USD 21", "CA$21", "R$ 21"])
+def test_a_dollar_sign_with_its_country_is_a_price(written: str) -> None:
+    [value] = extract_values(f"The ticket costs {written}.")
+    assert value.kind == "price" and value.key.startswith("21 ")
+
+
+def test_an_invented_price_in_us_dollars_is_removed() -> None:
+    answer = "The Palace ticket costs US$99 [1]."
+    assert check_values(answer, PASSAGES, language="en").removed == [answer]
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("fr", "Le billet Château coûte trente euros [1]."),
+        ("en", "The Palace ticket costs thirty euros [1]."),
+        ("de", "Das Schlossticket kostet dreißig Euro [1]."),
+        ("es", "La entrada cuesta treinta euros [1]."),
+        ("it", "Il biglietto costa trenta euro [1]."),
+        ("pt", "O bilhete custa trinta euros [1]."),
+        ("nl", "Het kaartje kost dertig euro [1]."),
+        ("ja", "宮殿のチケットは三十ユーロです[1]。"),
+        ("zh", "宫殿门票三十欧元[1]。"),
+        ("en", "The palace opens at ten o'clock [1]."),
+        ("de", "Das Schloss öffnet um zehn Uhr [1]."),
+        ("ja", "宮殿は十時に開きます[1]。"),
+        ("en", "The palace opened in seventeen eighty-nine [1]."),
+        ("fr", "Le château a ouvert en mille sept cent quatre-vingt-neuf [1]."),
+    ],
+)
+def test_an_invented_amount_time_or_year_in_words_is_removed(language: str, answer: str) -> None:
+    assert check_values(answer, PASSAGES, language=language).removed == [answer]
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("fr", "Le billet Château coûte vingt et un euros [1]."),
+        ("en", "The Palace ticket costs twenty-one euros [1]."),
+        ("de", "Das Schlossticket kostet einundzwanzig Euro [1]."),
+        ("ja", "宮殿のチケットは二十一ユーロです[1]。"),
+        ("en", "The palace opens at nine o'clock [1]."),
+        ("es", "Los menores de veintiséis años entran gratis [3]."),
+    ],
+)
+def test_an_amount_or_time_in_words_that_the_passage_gives_is_kept(language: str, answer: str) -> None:
+    assert kept(answer, language=language)
+
+
+def test_ordinary_words_that_spell_a_number_are_no_value() -> None:
+    assert extract_values("One of the finest rooms, ten times larger.") == []
+    assert extract_values("十分な時間があります。") == []

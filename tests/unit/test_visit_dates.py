@@ -93,7 +93,7 @@ def test_a_day_in_the_past_is_reported_as_past(text: str) -> None:
     assert parsed.day is not None and parsed.day < WEDNESDAY
 
 
-@pytest.mark.parametrize("text", ["", "  ", "???", "blah", "quand il fera beau", "le 30 février", "Noël"])
+@pytest.mark.parametrize("text", ["", "  ", "???", "blah", "quand il fera beau", "le 30 février"])
 def test_unreadable_text_gives_no_day(text: str) -> None:
     parsed = parse_visit_date(text, WEDNESDAY)
     assert (parsed.status, parsed.day, parsed.text) == ("unreadable", None, text)
@@ -107,3 +107,61 @@ def test_a_month_or_a_year_alone_is_vague(text: str) -> None:
 def test_languages_can_be_restricted() -> None:
     assert parse_visit_date("demain", WEDNESDAY, languages=["fr"]).day == _day(1)
     assert parse_visit_date("demain", WEDNESDAY, languages=["ja"]).status == "unreadable"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "next weekend", "le week-end prochain", "el próximo fin de semana", "nächstes Wochenende",
+        "il prossimo fine settimana", "o próximo fim de semana", "volgend weekend", "下周末", "来週末",
+    ],
+)  # fmt: skip
+def test_next_weekend_asked_during_a_weekend_is_the_following_one(text: str) -> None:
+    following = SATURDAY + dt.timedelta(days=7)
+    assert parse_visit_date(text, SATURDAY).day == following
+    assert parse_visit_date(text, SATURDAY + dt.timedelta(days=1)).day == following
+    assert parse_visit_date(text, WEDNESDAY).day == SATURDAY  # on a weekday: the coming one
+
+
+def test_this_weekend_asked_on_a_saturday_is_today() -> None:
+    assert parse_visit_date("this weekend", SATURDAY).day == SATURDAY
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the day after tomorrow", "après demain", "apres-demain", "después de mañana", "despues de manana",
+        "pasado manana", "übermorgen", "uebermorgen", "dopo domani", "depois de amanha", "overmorgen",
+        "de dag na morgen", "明後日", "あさって", "后天", "後天",
+    ],
+)  # fmt: skip
+def test_the_day_after_tomorrow_in_the_nine_languages_however_written(text: str) -> None:
+    assert parse_visit_date(text, WEDNESDAY).day == _day(2)
+
+
+@pytest.mark.parametrize(
+    ("text", "month", "day"),
+    [
+        ("Noël", 12, 25), ("Christmas", 12, 25), ("Christmas Day", 12, 25), ("Navidad", 12, 25),
+        ("Natale", 12, 25), ("Natal", 12, 25), ("Erster Weihnachtstag", 12, 25), ("Eerste Kerstdag", 12, 25),
+        ("le jour de l'an", 1, 1), ("New Year's Day", 1, 1), ("Año Nuevo", 1, 1), ("Neujahr", 1, 1),
+        ("Capodanno", 1, 1), ("Ano Novo", 1, 1), ("Nieuwjaarsdag", 1, 1), ("元日", 1, 1), ("元旦", 1, 1),
+        ("lundi de Pâques", 4, 6), ("Easter Monday", 4, 6), ("Ostermontag", 4, 6),
+        ("Lunedì dell'Angelo", 4, 6), ("Tweede paasdag", 4, 6), ("est-ce ouvert à Noël ?", 12, 25),
+    ],
+)  # fmt: skip
+def test_holiday_names_in_the_nine_languages_are_their_next_day(text: str, month: int, day: int) -> None:
+    """Seen from 13 May 2026, New Year's Day and Easter Monday (29 March 2027) are next year's."""
+    expected = dt.date(2026, month, day)
+    if expected < WEDNESDAY:
+        expected = dt.date(2027, month, day) if month != 4 else dt.date(2027, 3, 29)
+    assert parse_visit_date(text, WEDNESDAY).day == expected
+
+
+def test_a_holiday_with_its_year_is_that_years() -> None:
+    assert parse_visit_date("Noël 2027", WEDNESDAY).day == dt.date(2027, 12, 25)
+    assert parse_visit_date("Christmas 2025", WEDNESDAY).status == "past"
+
+
+def test_a_name_two_holidays_share_is_no_day() -> None:
+    assert parse_visit_date("kerstdag", WEDNESDAY).day is None  # first or second Christmas day?

@@ -1,0 +1,142 @@
+"""Numbers written in words ("trente", "twenty-one", "mille sept cent quatre-vingt-neuf", "二十一"),
+read as digits so that the value grammar reads "trente euros" as it reads "30 euros".
+
+The words of the seven European visitor languages come from num2words (cardinals 0 to 100, the
+hundreds, and the years 1000 to 2100 both as cardinals and as years are said: "seventeen
+eighty-nine"); Japanese and Chinese numerals are read with their Unicode numeric values, so no list
+of number words is kept here. Offsets into the original text are kept for every character.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from num2words import num2words
+
+from agents.answer import value_grammar as grammar
+
+WORD_LANGUAGES = ("en", "fr", "es", "de", "it", "pt", "nl")  # num2words has no Chinese; CJK: Unicode
+_LETTER = r"[^\W\d_]"
+_CJK_NUMERALS = "〇零一二三四五六七八九十百千万萬两兩"
+_CJK_RUN = re.compile(f"[{_CJK_NUMERALS}]+")
+
+
+def _numbers() -> Iterator[tuple[int, str]]:
+    for number in (*range(101), *range(200, 1001, 100)):
+        yield number, "cardinal"
+    for year in range(1000, 2101):
+        yield year, "cardinal"
+        yield year, "year"
+
+
+@functools.lru_cache(maxsize=1)
+def spelled_numbers() -> dict[str, int]:
+    """Folded number words of the seven languages, words joined by one space -> their value."""
+    table: dict[str, int] = {}
+    for language in WORD_LANGUAGES:
+        for number, kind in _numbers():
+            try:
+                words = num2words(number, lang=language, to=kind)
+            except (NotImplementedError, OverflowError, ValueError):
+                continue
+            key = " ".join(re.split(r"[\s,-]+", grammar.fold(words).strip()))
+            if key and not any(char.isdigit() for char in key):
+                table.setdefault(key, number)
+    return table
+
+
+@functools.lru_cache(maxsize=1)
+def spelled_pattern() -> re.Pattern[str]:
+    """Any spelled number, the longest first, its words joined by spaces, hyphens or a comma."""
+    body = grammar.alternation(spelled_numbers()).replace(r"\ ", r",?[\s-]+")
+    return re.compile(rf"(?<!{_LETTER})(?:{body})(?!{_LETTER})")
+
+
+def cjk_number(run: str) -> int | None:
+    """A run of CJK numerals as a number: positional ("一七八九") or with multipliers ("千七百八十九")."""
+    values = [int(unicodedata.numeric(char, -1)) for char in run]
+    if any(value < 0 for value in values):
+        return None
+    if all(value < 10 for value in values):
+        return int("".join(map(str, values)))
+    total, section, digit = 0, 0, None
+    for value in values:
+        if value < 10:
+            digit = value
+        elif value == 10_000:
+            total += (section + (digit or 0)) * value
+            section, digit = 0, None
+        else:
+            section += (1 if digit is None else digit) * value
+            digit = None
+    return total + section + (digit or 0)
+
+
+@dataclass(frozen=True)
+class Digitised:
+    """A text with its spelled numbers as digits; for each character, where it came from."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    runs: tuple[tuple[int, int], ...]  # the spelled numbers' spans in the original text
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the original text that ``text[start:end]`` came from."""
+        return self.starts[start], self.ends[end - 1]
+
+
+_NEXT_TO_DIGITS = re.compile(r"[0-9][\s.,]?$|^[\s.,]?[0-9]")
+
+
+def _spelled(folded: str, match: re.Match[str]) -> tuple[int, int, int] | None:
+    """A spelled number's (start, end, value); None for a lone "one" ("un", "um", "een": articles and
+    words of other languages) or words beside digits ("15 sept. 2026": a month, not a seven)."""
+    words = re.split(r",?[\s-]+", match.group())
+    value = spelled_numbers()[" ".join(words)]
+    beside = folded[max(0, match.start() - 2) : match.start()], folded[match.end() : match.end() + 2]
+    if (
+        (value < 2 and len(words) == 1)
+        or _NEXT_TO_DIGITS.search(beside[0])
+        or _NEXT_TO_DIGITS.search(beside[1])
+    ):
+        return None
+    return match.start(), match.end(), value
+
+
+def _runs(folded: str) -> list[tuple[int, int, int]]:
+    """(start, end, value) of every spelled number in folded text, in order, never overlapping."""
+    found = [run for match in spelled_pattern().finditer(folded) if (run := _spelled(folded, match))]
+    for match in _CJK_RUN.finditer(folded):
+        if (value := cjk_number(match.group())) is not None:
+            found.append((match.start(), match.end(), value))
+    found.sort()
+    kept: list[tuple[int, int, int]] = []
+    for run in found:
+        if not kept or run[0] >= kept[-1][1]:
+            kept.append(run)
+    return kept
+
+
+def digitise(folded: str) -> Digitised | None:
+    """``folded`` with each spelled number written in digits, or None when it spells none."""
+    runs = _runs(folded) if not folded.isascii() or re.search(r"[a-z]{2}", folded) else []
+    if not runs:
+        return None
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    last = 0
+    for start, end, value in runs:
+        parts += [folded[last:start], str(value)]
+        starts += [*range(last, start), *[start] * len(str(value))]
+        ends += [*range(last + 1, start + 1), *[end] * len(str(value))]
+        last = end
+    parts.append(folded[last:])
+    starts += range(last, len(folded))
+    ends += range(last + 1, len(folded) + 1)
+    return Digitised("".join(parts), tuple(starts), tuple(ends), tuple((a, b) for a, b, _ in runs))

@@ -1,0 +1,112 @@
+"""Retention and erasure across everything kept about visitors: the conversations' checkpoints and the
+questions log (with its feedback), in the SQLite file or in PostgreSQL.
+
+``python -m agents prune`` applies both retentions, whether or not the log is switched on now (rows
+written while it was on still age out); ``python -m agents forget THREAD`` erases one conversation on
+a visitor's request and says what it removed.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from agents.checkpoints import CheckpointStoreError, failure_reason, is_checkpoint_failure, open_checkpoints
+from agents.config import AgentSettings
+from agents.insights.store import QuestionLog
+from agents.retention import forget_old_threads
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """What one retention run deleted (``conversations`` is None when conversations are kept)."""
+
+    conversations: int | None
+    conversation_days: float
+    questions: int
+    question_days: int
+    store: str
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What was deleted about one conversation."""
+
+    thread_id: str
+    checkpoints: int
+    logged_turns: int
+    feedback: int
+    store: str
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.checkpoints or self.logged_turns)
+
+
+def _store_error(error: Exception, settings: AgentSettings, what: str) -> CheckpointStoreError:
+    url = settings.checkpoint_url.get_secret_value() if settings.checkpoint_url else None
+    return CheckpointStoreError(
+        f"{what} ({failure_reason(error, url)}): try again later, or check AGENT_CHECKPOINT_URL or "
+        "AGENT_CHECKPOINT_PATH."
+    )
+
+
+def prune(settings: AgentSettings, conversation_days: float | None = None) -> Pruned:
+    """Delete conversations past ``conversation_days`` (the setting's when None; 0 keeps them) and
+    logged questions past ``AGENT_QUESTIONS_RETENTION_DAYS``."""
+    days = settings.conversation_retention_days if conversation_days is None else conversation_days
+    checkpoints = open_checkpoints(settings)
+    log = QuestionLog.for_settings(settings)
+    try:
+        conversations = forget_old_threads(checkpoints.saver, days) if days > 0 else None
+        questions = log.prune()
+    except Exception as error:
+        if not is_checkpoint_failure(error):
+            raise
+        what = f"Nothing more was deleted from {checkpoints.description}"
+        raise _store_error(error, settings, what) from error
+    finally:
+        checkpoints.close()
+    return Pruned(conversations, days, questions, settings.questions_retention_days, checkpoints.description)
+
+
+def _count_checkpoints(saver: BaseCheckpointSaver[Any], thread_id: str) -> int:
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    return sum(1 for _ in saver.list(config))
+
+
+def forget_conversation(settings: AgentSettings, thread_id: str) -> Erased:
+    """Delete one conversation's checkpoints (every namespace, with their writes) and its rows of the
+    questions log, feedback and comments included."""
+    checkpoints = open_checkpoints(settings)
+    log = QuestionLog.for_settings(settings)
+    try:
+        turns = log.thread_turns(thread_id)
+        count = _count_checkpoints(checkpoints.saver, thread_id)
+        if hasattr(checkpoints.saver, "conn") and isinstance(checkpoints.saver.conn, sqlite3.Connection):
+            checkpoints.saver.conn.execute("PRAGMA secure_delete = ON")  # freed pages zeroed in the file
+        checkpoints.saver.delete_thread(thread_id)
+        deleted = log.forget_thread(thread_id)
+    except Exception as error:
+        if not is_checkpoint_failure(error):
+            raise
+        raise _store_error(
+            error, settings, f"The conversation could not be erased from {checkpoints.description}"
+        ) from error
+    finally:
+        checkpoints.close()
+    logger.info("Erased a conversation: %d checkpoints, %d logged turns.", count, deleted)
+    return Erased(
+        thread_id=thread_id,
+        checkpoints=count,
+        logged_turns=deleted,
+        feedback=sum(turn.feedback is not None for turn in turns),
+        store=checkpoints.description,
+    )
