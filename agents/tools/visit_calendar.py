@@ -38,6 +38,9 @@ from rag.store import KnowledgeBaseError
 
 logger = logging.getLogger(__name__)
 DEFAULT_PLACE = "palace"
+# The facts describe today's visits: a day further away is not answered with them (a past day is,
+# within a year: what the rules said then).
+HORIZON_BEFORE, HORIZON_AFTER = dt.timedelta(days=366), dt.timedelta(days=2 * 366)
 SourceTexts = Callable[[], Mapping[str, str]]
 
 
@@ -171,6 +174,14 @@ class CalendarService:
             example = (today + dt.timedelta(days=1)).isoformat()
             return base.model_copy(
                 update={"summary": f"Unreadable date {date!r}: ask for a day such as {example}."}
+            )
+        earliest, latest = today - HORIZON_BEFORE, today + HORIZON_AFTER
+        if first and last and (first < earliest or last > latest):  # 1789 or 2099: not today's rules
+            span = f"{earliest.isoformat()} to {latest.isoformat()}"
+            return base.model_copy(
+                update={
+                    "summary": f"The visit facts cannot say for {first.isoformat()}: they hold from {span}."
+                }
             )
         places = (
             list(calendar.places)

@@ -177,3 +177,11 @@ def test_the_crawl_keeps_the_json_ld_of_live_pages_only(tmp_path: Path) -> None:
         state.save_structured("https://a.example/", [])
         assert (kept, state.structured()) == ({"https://a.example/": [{"name": "A"}]}, {})
     assert json.loads(json.dumps(kept))  # plain JSON, as the state stores it
+
+
+@pytest.mark.parametrize("date", ["14 July 1789", "2099-05-01"])
+def test_a_day_far_from_today_is_not_answered_with_todays_rules(date: str) -> None:
+    result = service().get(date, "palace", "en")
+
+    assert result.status == "invalid" and not result.days and "cannot say" in result.summary
+    assert service().get("2027-05-01", "palace", "en").days[0].open == "closed"  # within the horizon
