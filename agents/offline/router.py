@@ -18,11 +18,19 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from agents.answer.qualifiers import months_covered
 from agents.offline.phrases import cues, fold, phrases, replies
 from agents.reading import slots
 from agents.reading.question_parts import question_parts
 from agents.reading.request import TurnRequest
-from agents.visit_calendar.asked import aspects_asked, names_other_subject, places_asked
+from agents.visit_calendar.asked import (
+    aspects_asked,
+    names_offer,
+    names_other_subject,
+    names_place,
+    places_asked,
+    ticket_cues,
+)
 
 Call = tuple[str, dict[str, Any]]
 
@@ -62,18 +70,34 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
     """``get_visit_calendar`` when the turn asks about opening, closing, free entry or a price, for
     the day it names if any (a follow-up such as "and on Monday?" asks what its subject asked). Only
     the parts for the knowledge base count: "how many degrees on Sunday?" asks the weather, not a
-    price, and a day named in a weather part is the forecast's."""
-    aspects = aspects_asked(request.question, request.language) if "knowledge_base" in request.topics else []
-    if "get_visit_calendar" not in tools or not aspects:
+    price, and a day named in a weather part is the forecast's. A day whose month is not the one
+    the question names ("a Sunday in July", "the first Sunday of March": the weekday was read, not
+    the rest) is no day: the facts are given for no day."""
+    if "get_visit_calendar" not in tools or "knowledge_base" not in request.topics:
         return []
-    day = slots.date_phrase_in(request.question)
-    if day is None and names_other_subject(request.question, request.language):
-        return []  # "the audioguide's price", "do the gardens close in a storm": not the visit facts
-    arguments = {"aspects": aspects, "language": request.language, **({"date": day} if day else {})}
+    question, language = request.question, request.language
+    day = slots.date_phrase_in(question)
+    if day is not None and months_covered(question.replace(day, " ")) - months_covered(day):
+        day = None
+    aspects = aspects_asked(question, language, dated=day is not None)
+    if not aspects or (day is None and not facts_asked_of_the_estate(request)):
+        return []
+    arguments = {"aspects": aspects, "language": language, **({"date": day} if day else {})}
     return [
-        ("get_visit_calendar", {"place": place, **arguments})
-        for place in places_asked(request.question, request.language)
+        ("get_visit_calendar", {"place": place, **arguments}) for place in places_asked(question, language)
     ]
+
+
+def facts_asked_of_the_estate(request: TurnRequest) -> bool:
+    """Whether a question naming no day asks the visit facts: it names a place or a ticket of the
+    facts and no other offer ("the audio guide's price"), or names nothing else at all; and it asks
+    no forecast ("do the gardens close in a storm?")."""
+    question, language = request.question, request.language
+    if "weather" in request.topics:
+        return False
+    if names_place(question, language) or ticket_cues().find(question):
+        return not names_offer(question, language)
+    return not names_other_subject(question, language)
 
 
 def route(request: TurnRequest, tools: set[str]) -> AIMessage:

@@ -195,7 +195,7 @@ class CalendarService:
             )
         keys = [key for key in places if key is not None]
         cited = _Citer(self.chosen(), self._documents, code)
-        days = self._days(calendar, keys, first, last, cited, code) if first and last else []
+        days = self._days(calendar, keys, first, last, cited, code, asked) if first and last else []
         facts = [] if days else self._facts(calendar, keys, asked, cited, code)
         lines = [d.line for d in days] + [f.text for f in facts]
         settled = bool(lines) and not all(day.open == "unknown" for day in days) if days else bool(facts)
@@ -212,7 +212,14 @@ class CalendarService:
         )
 
     def _days(
-        self, calendar: Calendar, keys: list[str], first: dt.date, last: dt.date, cited: _Citer, code: str
+        self,
+        calendar: Calendar,
+        keys: list[str],
+        first: dt.date,
+        last: dt.date,
+        cited: _Citer,
+        code: str,
+        aspects: list[Aspect],
     ) -> list[CalendarDay]:
         withheld = self.check().withheld
         count = max(1, min((last - first).days + 1, MAX_RANGE_DAYS))
@@ -221,7 +228,11 @@ class CalendarService:
             for n in range(count)
             for key in keys
         ]
-        return [_day_record(report, calendar, code, cited.cite(report.rules)) for report in reports]
+        priced = "price" in aspects
+        return [
+            _day_record(report, calendar, code, cited.cite(_shown_rules(report, priced)), priced)
+            for report in reports
+        ]
 
     def _facts(
         self, calendar: Calendar, keys: list[str], aspects: list[Aspect], cited: _Citer, code: str
@@ -284,7 +295,15 @@ def _day(text: str, today: dt.date, language: str) -> dt.date | None:
     return parsed.day  # a past day is answered too: what the rules said then
 
 
-def _day_record(report: DayReport, calendar: Calendar, language: str, cites: list[str]) -> CalendarDay:
+def _shown_rules(report: DayReport, priced: bool) -> list[str]:
+    """The rules a day's line states: its prices' only when prices are asked."""
+    prices = {price.id for price in report.prices}
+    return [rule for rule in report.rules if priced or rule not in prices]
+
+
+def _day_record(
+    report: DayReport, calendar: Calendar, language: str, cites: list[str], priced: bool = True
+) -> CalendarDay:
     return CalendarDay(
         date=report.date.isoformat(),
         date_label=day_label(report.date, language),
@@ -299,7 +318,7 @@ def _day_record(report: DayReport, calendar: Calendar, language: str, cites: lis
         free_why=report.free_why,
         prices_eur={p.ticket: p.full for p in report.prices},
         events=report.events,
-        line=headline(report, calendar, language),
+        line=headline(report, calendar, language, prices=priced),
         cites=cites,
         sources=report.sources,
         withheld_rules=report.withheld,

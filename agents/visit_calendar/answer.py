@@ -29,7 +29,7 @@ def load_phrases(path: Path = PHRASES_FILE) -> dict[str, dict[str, Any]]:
         return tomllib.load(file)
 
 
-def headline(report: DayReport, calendar: Calendar, language: str | None) -> str:
+def headline(report: DayReport, calendar: Calendar, language: str | None, prices: bool = True) -> str:
     """The day's line: open with its hours and last admission, or closed and why, then what is free,
     the prices and the events ("Monday, November 30, 2026: the Palace is closed (closed every Monday).")."""
     code = supported_language(language)
@@ -50,7 +50,7 @@ def headline(report: DayReport, calendar: Calendar, language: str | None) -> str
     sentences = [line + ("" if code in _SPACED_PERIOD else ".")]
     if code in _SPACED_PERIOD:
         sentences[0] += "。"
-    sentences += _free_and_prices(report, words, code)
+    sentences += _free_and_prices(report if prices else report.model_copy(update={"prices": []}), words, code)
     if report.events:
         names = [words["event_names"].get(name, name) for name in report.events]
         sentences.append(words["events"].format(events=format_list(names, locale=code)))

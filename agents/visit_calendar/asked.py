@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agents.tools.results import ToolOutcome
+from agents.visit_calendar.answer import load_phrases
 from agents.visit_calendar.rules import CALENDAR_FILE, load_calendar
 
 if TYPE_CHECKING:
@@ -26,19 +27,21 @@ MAX_PLACES = 3
 
 ASPECTS = ("hours", "closed", "free", "price")  # what a visitor asks of the visit facts
 QUANTITY, TICKET = "how many", "ticket"  # "combien … le billet": how much a ticket is
+WHEN = "when"
 
 
-def aspect_spans(text: str, language: str) -> list[tuple[str, int, int]]:
-    """Each aspect ``text`` asks and where: the glossary's terms in its language or English."""
-    from agents.answer.visitor_terms import (
-        concept_name,
-        found_in,
-        roles,
-    )  # the glossary reads offline's words
+def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[str, int, int]]:
+    """Each aspect ``text`` asks and where: the glossary's terms in its language or English. With a
+    day named, asking to visit asks whether it is open ("can we visit the Palace on 1 May?")."""
+    from agents.answer.visitor_terms import concept_name, found_in, roles  # reads offline's words
 
     asking = roles()["asked_by"]  # the glossary's concepts asking each aspect
     found = [(concept_name(concept), start, end) for concept, start, end in found_in(text, [language, "en"])]
     spans = [(aspect, a, b) for name, a, b in found for aspect in ASPECTS if name in asking[aspect]]
+    if dated:
+        spans += [("hours", a, b) for name, a, b in found if name in asking["on_a_day"]]
+    if WHEN in {name for name, _, _ in found}:  # "what time does it shut?" asks its hours
+        spans += [("hours", a, b) for aspect, a, b in spans if aspect == "closed"]
     if {QUANTITY, TICKET} <= {name for name, _, _ in found}:
         spans += [("price", a, b) for name, a, b in found if name == QUANTITY]
     return spans
@@ -54,9 +57,9 @@ def _place_cues(path: Path) -> tuple[tuple[str, Cues], ...]:
     )
 
 
-def aspects_asked(text: str, language: str) -> list[str]:
+def aspects_asked(text: str, language: str, dated: bool = False) -> list[str]:
     """What ``text`` asks of the visit facts: "hours", "closed", "free", "price" (none: not asked)."""
-    asked = {aspect for aspect, _, _ in aspect_spans(text, language)}
+    asked = {aspect for aspect, _, _ in aspect_spans(text, language, dated)}
     return [aspect for aspect in ASPECTS if aspect in asked]
 
 
@@ -74,12 +77,46 @@ def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[s
     return [] if names_other_subject(text, language, path) else [DEFAULT_PLACE]
 
 
+def names_place(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
+    """Whether ``text`` names a place of the visit facts."""
+    return any(cues.find(text) for _, cues in _place_cues(path))
+
+
+@functools.lru_cache(maxsize=1)
+def ticket_cues() -> Cues:
+    """The names of the visit facts' tickets in the nine languages ("Passeport", "Palace ticket"):
+    a ticket the facts price is one of their subjects, not another offer."""
+    from agents.offline.phrases import Cues
+
+    names = [
+        _CONTEXT.sub("", name)
+        for table in load_phrases().values()
+        if isinstance(table, dict) and isinstance(table.get("tickets"), dict)
+        for name in table["tickets"].values()
+    ]
+    return Cues(name for name in names if name.strip())
+
+
+def names_offer(text: str, language: str) -> bool:
+    """Whether ``text`` names an offer or a service of the glossary ("audio guide", "horse") other
+    than a ticket of the visit facts."""
+    from rag.lexicon.folding import blanked
+
+    return _names_offer(blanked(text, ticket_cues().find(text)), language)
+
+
+def _names_offer(text: str, language: str) -> bool:
+    from agents.answer.visitor_terms import concept_name, found_in, roles
+
+    offers = set(roles()["offers"])
+    return any(concept_name(concept) in offers for concept, _, _ in found_in(text, [language, "en"]))
+
+
 def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
     """Whether ``text``, less its day, its calendar words and the calendar's places, still names a
     subject: an offer or service of the glossary ("pharmacie", "restaurant"), a word outside the
     glossary ("Louvre", "Friseur") or, in Chinese and Japanese, a run of characters it does not
     read. The calendar gives the Palace's days, not theirs."""
-    from agents.answer.visitor_terms import concept_name, found_in, roles
     from agents.reading.question_parts import concepts_and_words, unread_words
     from agents.reading.slots import day_modifiers, day_spans
     from rag.bm25 import tokenizer_for
@@ -89,9 +126,9 @@ def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) ->
     spans = [(a, b) for _, a, b in aspect_spans(text, language)]
     spans += [*day_spans(text), *day_modifiers().find(text)]
     spans += [span for _, cues in _place_cues(path) for span in cues.find(text)]
+    spans += ticket_cues().find(text)
     rest = blanked(text, spans)
-    offers = set(roles()["offers"])
-    if any(concept_name(concept) in offers for concept, _, _ in found_in(rest, [language, "en"])):
+    if _names_offer(rest, language):
         return True
     tokenize = tokenizer_for(language)
     words = [w for w in concepts_and_words(rest, language)[1] if tokenize(w) and not re.search(r"\d", w)]

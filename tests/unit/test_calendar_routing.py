@@ -129,7 +129,7 @@ def test_a_day_asked_of_no_other_subject_is_the_palaces_or_the_named_places(
         ("Wie viel kostet eine Eintrittskarte für das Schloss?", "palace", ["price"]),
         ("A che ora chiude il parco?", "park", ["hours"]),
         ("De tuinen, zijn die gratis toegankelijk?", "gardens", ["free"]),
-        ("トリアノンの休館日はいつですか？", "trianon", ["closed"]),
+        ("トリアノンの休館日を教えてください。", "trianon", ["closed"]),
         ("凡尔赛宫的门票多少钱？", "palace", ["price"]),
     ],
 )
@@ -156,3 +156,34 @@ def test_a_price_of_something_else_on_no_day_is_left_to_the_knowledge_base(
     """The visit facts hold the tickets' prices, not an offer's: "the audio guide", "a ride"."""
     request = read_turn(message, None, None, index)
     assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "aspects"),
+    [
+        ("¿Hay que pagar el primer domingo de enero para entrar al palacio?", ["free"]),
+        ("What time does the Palace shut on a Sunday in July?", ["hours", "closed"]),
+    ],
+)
+def test_a_weekday_said_with_another_month_is_no_day(
+    message: str, aspects: list[str], index: IntentIndex
+) -> None:
+    """ "the first Sunday of January", "a Sunday in July": the weekday alone would be next Sunday,
+    a day the visitor did not ask about; the facts are given for no day instead."""
+    request = read_turn(message, None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [("date" in args, args["aspects"]) for args in calls] == [(False, aspects)]
+
+
+def test_asking_to_visit_on_a_day_asks_whether_it_is_open(index: IntentIndex) -> None:
+    request = read_turn("Possiamo visitare la Reggia il 25 dicembre?", None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == [
+        {"date": "25 dicembre", "place": "palace", "language": "it"}
+    ]
+
+
+def test_a_ticket_of_the_visit_facts_is_not_another_offer(index: IntentIndex) -> None:
+    """The Passeport is priced by the facts (an offer of the glossary too); the audio guide is not."""
+    request = read_turn("Was kostet der Passeport, wenn wir im Januar kommen?", None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [args["aspects"] for args in calls] == [["price"]]
