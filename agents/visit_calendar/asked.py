@@ -70,11 +70,14 @@ def asks_calendar(text: str, language: str) -> bool:
 
 def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[str]:
     """The places of the calendar in ``path`` that ``text`` names, in order; when it names none,
-    the Palace, unless it asks about something else ("the pharmacy", "the Louvre"): none then."""
+    the Palace (whose facts hold the tickets' prices), unless it asks about something else ("the
+    pharmacy", "the Louvre") and names no ticket of the facts: none then."""
     found = sorted((spans[0][0], key) for key, cues in _place_cues(path) if (spans := cues.find(text)))
     if found:
         return [key for _, key in found][:MAX_PLACES]
-    return [] if names_other_subject(text, language, path) else [DEFAULT_PLACE]
+    if ticket_cues().find(text) or not names_other_subject(text, language, path):
+        return [DEFAULT_PLACE]
+    return []
 
 
 def names_place(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
