@@ -19,6 +19,7 @@ import numpy as np
 from agents.answer.visitor_terms import concept_name, found_in, roles
 from agents.insights.grouping import GROUP_THRESHOLD, centred, reference_questions
 from agents.official.store import OfficialAnswer, OfficialAnswers, paris_today
+from agents.reading.slots import date_phrase_in
 from agents.tools.dates import parse_visit_date
 from rag.language import detect_language
 from rag.passage import OFFICIAL_COLLECTION, Passage
@@ -95,7 +96,8 @@ class OfficialFirstSearcher:
         answers = self._load()
         if not answers:
             return []
-        day = parse_visit_date(query, self.today()).day or self.today()
+        phrase = date_phrase_in(query)  # the words naming a day, not the whole query read as one
+        day = (parse_visit_date(phrase, self.today()).day if phrase else None) or self.today()
         asked = topics_named(query, detect_language(query, default="en") or "en")
         answers = [
             (answer, vector)

@@ -147,6 +147,48 @@ def test_official_answers_match_the_same_need_in_any_language_and_nothing_else(
         assert searcher.search(other) == [], other
 
 
+def _searcher(index: Path, embedder: Any, today: date = date(2026, 11, 28)) -> OfficialFirstSearcher:
+    settings = make_settings(index)
+    knowledge_base = SimpleNamespace(
+        settings=settings, embedder=embedder, languages=["en"], search=lambda q, k: []
+    )
+    return OfficialFirstSearcher(knowledge_base, today=lambda: today)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_an_answer_naming_topics_is_never_served_for_a_question_naming_none_of_them(
+    index: Path, local_embedder: Any
+) -> None:
+    """A short answer without a question ("Yes, it is free.") is close to many questions by its
+    embedding alone; it is served only to a question sharing one of its topics."""
+    answer = OfficialAnswer(text="Yes, entry is free.", source=SOURCE, language="en")
+    OfficialAnswers.open(make_settings(index)).add(answer, local_embedder.embed_queries([answer.text])[0])
+    searcher = _searcher(index, local_embedder)
+
+    for unrelated in (
+        "Can I bring my dog?",
+        "Y a-t-il des toilettes près de l'Orangerie ?",
+        "Wo ist der Ausgang?",
+    ):
+        assert searcher.search(unrelated) == [], unrelated
+
+
+def test_an_answer_is_served_when_valid_on_the_day_the_question_names(index: Path) -> None:
+    """Asked on 28 November about 15 December, the closure valid on 15 December is the answer; asked
+    about another day, or with no day, it is not."""
+    question = "Is the palace open on 15 December?"
+    answer = OfficialAnswer(
+        text="The palace is closed on 15 December.", source=SOURCE, question=question,
+        valid_from=date(2026, 12, 15), valid_until=date(2026, 12, 15),
+    )  # fmt: skip
+    OfficialAnswers.open(make_settings(index)).add(answer, HashingEmbedder().embed_queries([question])[0])
+    searcher = _searcher(index, HashingEmbedder())
+
+    assert [hit.source for hit in searcher.search(question)] == [SOURCE]
+    assert searcher.search("Is the palace open on 16 December?") == []
+    assert searcher.search("Is the palace open?") == []
+
+
 def test_the_same_text_and_source_for_another_period_keeps_both(
     index: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
