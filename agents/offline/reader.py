@@ -45,6 +45,7 @@ WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "months": 0.5, "retrieval
 SEASONS = {"high season": "high", "low season": "low"}  # glossary concept -> the calendar's season
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
 EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 16
+OWN_LANGUAGE = 0.1  # how far ahead a sentence in the visitor's language is ranked
 TRANSLATED_FROM_BEST = 4  # the sentences whose words may translate the part's other words
 
 
@@ -144,7 +145,12 @@ def read_parts(
     dense = _closeness(parts, pool, cheap, embed_queries, vectors)
     for reading, scores, close in zip(readings, cheap, dense, strict=True):
         total = [s + WEIGHTS["dense"] * d for s, d in zip(scores, close, strict=True)]
-        reading.ranked = sorted(zip(total, pool, strict=True), key=lambda item: -item[0])
+        # Order only: a sentence in the visitor's own language goes before a close one in another
+        # (the bundled guides have English versions); its score, which the verdicts read, is kept.
+        reading.ranked = sorted(
+            zip(total, pool, strict=True),
+            key=lambda item: -(item[0] + OWN_LANGUAGE * (item[1].language == language)),
+        )
         if embed_queries is not None and vectors is not None:  # left empty when nothing is embedded
             reading.closeness = {c.position: d for c, d in zip(pool, close, strict=True)}
     return readings

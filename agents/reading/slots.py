@@ -8,6 +8,7 @@ alias). ``data/offline/slots.toml`` holds only the few words none of them has: o
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import tomllib
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from agents.tools.travel import parse_mode
 from agents.tools.weather_places import built_in_place
 from rag.config import PROJECT_ROOT
 from rag.lexicon.folding import blanked, fold, folded_positions
+from rag.lexicon.holidays import holiday_day
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 
@@ -185,7 +187,10 @@ def date_phrase_in(text: str) -> str | None:
     found = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(text)]
     found += [(starts[m.start()], starts[m.end() - 1] + 1) for m in _day_of_month().finditer(folded)]
     if not found:
-        return day_in(text)
+        day = day_in(text)
+        if day is None and holiday_day(text, dt.date.today()) is not None:
+            return text  # a holiday by its name ("le jour de Noël", "元旦"): the date parser reads it
+        return day
     start, end = min(found, key=lambda span: (span[0], -span[1]))
     if year := _YEAR_AFTER.match(text[end:]):
         end += year.end()

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agents.answer.qualifiers import months_covered
 from agents.tools.results import ToolOutcome
 from agents.visit_calendar.answer import load_phrases
 from agents.visit_calendar.rules import CALENDAR_FILE, load_calendar
@@ -32,15 +33,17 @@ WHEN = "when"
 
 def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[str, int, int]]:
     """Each aspect ``text`` asks and where: the glossary's terms in its language or English. With a
-    day named, asking to visit asks whether it is open ("can we visit the Palace on 1 May?")."""
+    day or a month named, or asking when, asking to visit or to get in asks whether it is open and
+    its hours ("can we visit the Palace on 1 May?", "until when can we get in in August?")."""
     from agents.answer.visitor_terms import concept_name, found_in, roles  # reads offline's words
 
     asking = roles()["asked_by"]  # the glossary's concepts asking each aspect
     found = [(concept_name(concept), start, end) for concept, start, end in found_in(text, [language, "en"])]
     spans = [(aspect, a, b) for name, a, b in found for aspect in ASPECTS if name in asking[aspect]]
-    if dated:
+    names = {name for name, _, _ in found}
+    if dated or WHEN in names or months_covered(text):  # "can we visit on 1 May / from what time?"
         spans += [("hours", a, b) for name, a, b in found if name in asking["on_a_day"]]
-    if WHEN in {name for name, _, _ in found}:  # "what time does it shut?" asks its hours
+    if WHEN in names:  # "what time does it shut?" asks its hours
         spans += [("hours", a, b) for aspect, a, b in spans if aspect == "closed"]
     if {QUANTITY, TICKET} <= {name for name, _, _ in found}:
         spans += [("price", a, b) for name, a, b in found if name == QUANTITY]
