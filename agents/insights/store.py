@@ -229,13 +229,7 @@ class QuestionLog:
         cutoff = (now or time.time()) - self.retention_days * DAY_SECONDS
         with self.database.cursor() as cursor:
             cursor.execute(self.database.sql("DELETE FROM visitor_questions WHERE asked_at < ?"), (cutoff,))
-            deleted = int(cursor.rowcount or 0)
-            if deleted:
-                cursor.execute(
-                    "DELETE FROM question_vectors WHERE question_hash NOT IN "
-                    "(SELECT question_hash FROM visitor_questions)"
-                )
-        return deleted
+            return _with_orphans_removed(cursor)
 
     def forget_thread(self, thread_id: str) -> int:
         """Delete every row of one conversation (feedback included) and the embeddings only it
@@ -247,13 +241,7 @@ class QuestionLog:
             cursor.execute(
                 self.database.sql("DELETE FROM visitor_questions WHERE thread_id = ?"), (thread_id,)
             )
-            deleted = int(cursor.rowcount or 0)
-            if deleted:
-                cursor.execute(
-                    "DELETE FROM question_vectors WHERE question_hash NOT IN "
-                    "(SELECT question_hash FROM visitor_questions)"
-                )
-        return deleted
+            return _with_orphans_removed(cursor)
 
     def questions(self, since: float | None = None) -> list[LoggedQuestion]:
         """The logged turns asked since ``since`` (epoch seconds), oldest first."""
@@ -364,3 +352,14 @@ def _encoded(vector: np.ndarray) -> str:
 
 def _vector(text: str) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), dtype=np.float32)
+
+
+def _with_orphans_removed(cursor: Any) -> int:
+    """After deleting questions: how many were deleted, the embeddings no question needs removed."""
+    deleted = int(cursor.rowcount or 0)
+    if deleted:
+        cursor.execute(
+            "DELETE FROM question_vectors WHERE question_hash NOT IN "
+            "(SELECT question_hash FROM visitor_questions)"
+        )
+    return deleted

@@ -90,5 +90,68 @@ def test_a_day_question_is_answered_by_the_visit_calendar_with_its_source(servic
     result = _ask(service, "Le château est-il ouvert le lundi 30 novembre 2026 ?", "calendar")
 
     assert "get_visit_calendar" in result.tools
-    assert "lundi 30 novembre 2026 — le Château : fermé (fermé tous les lundis)." in result.answer
-    assert "plan-your-visit/opening-hours.en.md" in result.answer
+    assert result.answer.startswith(
+        "**lundi 30 novembre 2026 — le Château : fermé (fermé tous les lundis).**"
+    )
+    assert [s["title"] for s in result.sources] == ["Horaires d'ouverture du domaine de Versailles"]
+
+
+NEWCOMER = {  # a ticket's price, the opening time, Mondays: what a first visitor asks, nine ways
+    "fr": (
+        "Quel est le prix d'entrée du Château ?",
+        "Le Château ouvre à quelle heure ?",
+        "Le Château est-il fermé le lundi ?",
+    ),
+    "en": (
+        "What does a Palace ticket cost?",
+        "What time does the Palace open?",
+        "Can we visit the Palace on a Monday?",
+    ),
+    "es": (
+        "¿Cuánto vale la entrada al Palacio?",
+        "¿A qué hora abre el Palacio?",
+        "¿Abre el Palacio los lunes?",
+    ),
+    "de": (
+        "Was kostet der Eintritt ins Schloss?",
+        "Wann öffnet das Schloss?",
+        "Hat das Schloss montags geöffnet?",
+    ),
+    "it": (
+        "Quanto costa l'ingresso alla Reggia?",
+        "A che ora apre la Reggia?",
+        "La Reggia è aperta il lunedì?",
+    ),
+    "pt": (
+        "Quanto custa o bilhete do Palácio?",
+        "A que horas abre o Palácio?",
+        "O Palácio abre à segunda-feira?",
+    ),
+    "nl": (
+        "Wat kost een kaartje voor het paleis?",
+        "Hoe laat gaat het paleis open?",
+        "Is het paleis op maandag open?",
+    ),
+    "ja": ("宮殿の入場料はいくらですか？", "宮殿は何時に開きますか？", "宮殿は月曜日も開いていますか？"),
+    "zh": ("凡尔赛宫门票多少钱？", "凡尔赛宫几点开门？", "凡尔赛宫星期一开放吗？"),
+}
+
+
+@pytest.mark.parametrize("language", list(NEWCOMER))
+def test_a_newcomers_questions_are_answered_by_the_visit_facts_in_the_first_lines(
+    service: AgentService, language: str
+) -> None:
+    """The Palace ticket's price (not the audio guide's), its opening time, its Monday closing: in
+    bold in the first lines, in the visitor's language, citing the facts' source."""
+    from babel.dates import get_day_names
+
+    price, opening, mondays = (
+        _ask(service, q, f"newcomer-{language}-{n}") for n, q in enumerate(NEWCOMER[language])
+    )
+    first = [r.answer.splitlines()[0] for r in (price, opening)]
+    monday = str(get_day_names("wide", locale=language)[0]).casefold()
+
+    assert first[0].startswith("**") and "21" in first[0] and "13" in first[0], price.answer
+    assert first[1].startswith("**") and "09:00" in first[1], opening.answer
+    assert any(monday in line.casefold() for line in mondays.answer.splitlines()[:3]), mondays.answer
+    assert all(r.sources and r.language == language for r in (price, opening, mondays))
