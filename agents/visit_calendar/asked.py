@@ -41,7 +41,7 @@ def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[st
     found = [(concept_name(concept), start, end) for concept, start, end in found_in(text, [language, "en"])]
     spans = [(aspect, a, b) for name, a, b in found for aspect in ASPECTS if name in asking[aspect]]
     names = {name for name, _, _ in found}
-    if dated or WHEN in names or months_covered(text):  # "can we visit on 1 May / from what time?"
+    if not spans and (dated or WHEN in names or months_covered(text)):  # "can we visit on 1 May?"
         spans += [("hours", a, b) for name, a, b in found if name in asking["on_a_day"]]
     if WHEN in names:  # "what time does it shut?" asks its hours
         spans += [("hours", a, b) for aspect, a, b in spans if aspect == "closed"]
