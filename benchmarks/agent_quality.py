@@ -36,7 +36,8 @@ def main() -> None:
     halves = {half: summarise(subset) for half, subset in by_half.items()}
     print(json.dumps(summary, indent=2))
     keys = (
-        "facts_in_answer_fr_fact", "facts_in_answer_fact", "facts_in_answer_multi", "abstention_out_of_scope",
+        "facts_in_answer_fr_fact", "facts_in_answer_fact", "facts_in_answer_fact_values",
+        "facts_in_answer_multi", "abstention_out_of_scope",
         "fact_questions_abstained", "headline_precision", "headlines_shown", "citation_validity", "language",
         "tool_choice", "seconds_p50", "graph_overhead_ms_p50",
     )  # fmt: skip

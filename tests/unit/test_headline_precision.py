@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from agents.evaluate import headline_lines, headline_right
+from agents.evaluate import headline_lines, headline_right, holds_facts
 
 
 def test_headline_lines_are_the_bold_lines_without_their_citations() -> None:
-    answer = "Intro.\n\n**Price**: €21 (full price) [2]  \n**Hours**: 09:00 – 18:00 [1]\n\n- “quote” [2]"
+    answer = (
+        "**Palace ticket: 21 €, reduced rate 13 €.** [2]  \n**Hours**: 09:00 – 18:00 [1]\n\n- “quote” [2]"
+    )
 
-    assert headline_lines(answer) == ["€21 (full price)", "09:00 – 18:00"]
+    assert headline_lines(answer) == ["Palace ticket: 21 €, reduced rate 13 €.", "Hours: 09:00 – 18:00"]
+
+
+def test_an_answer_holds_a_fact_written_the_visitors_way() -> None:
+    """A visit fact says "08:00–18:00" where the corpus said "de 8h à 18h": the fact is held."""
+    assert holds_facts([["de 8h à 18h"]], "**The Gardens, low season: 08:00–18:00.** [1]")
+    assert not holds_facts([["de 8h à 18h"]], "**The Gardens, low season: 08:00–17:30.** [1]")
 
 
 @pytest.mark.parametrize(
