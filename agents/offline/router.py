@@ -25,6 +25,7 @@ from agents.reading.question_parts import question_parts
 from agents.reading.request import TurnRequest
 from agents.visit_calendar.asked import (
     aspects_asked,
+    months_asked,
     names_offer,
     names_other_subject,
     names_place,
@@ -82,7 +83,10 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
     aspects = aspects_asked(question, language, dated=day is not None)
     if not aspects or (day is None and not facts_asked_of_the_estate(request)):
         return []
-    arguments = {"aspects": aspects, "language": language, **({"date": day} if day else {})}
+    when = (
+        {"date": day} if day else {"months": months} if (months := months_asked(question, language)) else {}
+    )
+    arguments = {"aspects": aspects, "language": language, **when}
     return [
         ("get_visit_calendar", {"place": place, **arguments}) for place in places_asked(question, language)
     ]

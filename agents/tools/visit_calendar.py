@@ -101,6 +101,9 @@ class CalendarArguments(BaseModel):
     aspects: list[Aspect] = Field(
         default_factory=lambda: list(ASPECTS), description="What is asked: hours, closed, free, price."
     )
+    months: list[int] = Field(
+        default_factory=list, description="With no date: the months asked about (1-12), e.g. [7] for July."
+    )
     until: str | None = Field(None, description=f"Last day of a short range (at most {MAX_RANGE_DAYS} days).")
     language: str = Field("en", description="The visitor's language, ISO 639-1, for the summary.")
 
@@ -155,6 +158,7 @@ class CalendarService:
         language: str = "en",
         until: str | None = None,
         aspects: list[Aspect] | None = None,
+        months: list[int] | None = None,
     ) -> CalendarResult:
         """The facts of ``place`` on ``date`` (to ``until``), or on no day, in ``language``."""
         code = supported_language(language)
@@ -196,7 +200,7 @@ class CalendarService:
         keys = [key for key in places if key is not None]
         cited = _Citer(self.chosen(), self._documents, code)
         days = self._days(calendar, keys, first, last, cited, code, asked) if first and last else []
-        facts = [] if days else self._facts(calendar, keys, asked, cited, code)
+        facts = [] if days else self._facts(calendar, keys, asked, cited, code, months or [])
         lines = [d.line for d in days] + [f.text for f in facts]
         settled = bool(lines) and not all(day.open == "unknown" for day in days) if days else bool(facts)
         return base.model_copy(
@@ -235,13 +239,19 @@ class CalendarService:
         ]
 
     def _facts(
-        self, calendar: Calendar, keys: list[str], aspects: list[Aspect], cited: _Citer, code: str
+        self,
+        calendar: Calendar,
+        keys: list[str],
+        aspects: list[Aspect],
+        cited: _Citer,
+        code: str,
+        months: list[int],
     ) -> list[FactsLine]:
         withheld = self.check().withheld
         return [
             FactsLine(place=key, text=line.text, cites=cited.cite(line.rules))
             for key in keys
-            for line in fact_lines(place_facts(calendar, key, withheld), calendar, aspects, code)
+            for line in fact_lines(place_facts(calendar, key, withheld, months), calendar, aspects, code)
         ]
 
 
@@ -343,10 +353,11 @@ def build_calendar_tool(service: CalendarService) -> BaseTool:
         date: str | None = None,
         place: str = DEFAULT_PLACE,
         aspects: list[Aspect] | None = None,
+        months: list[int] | None = None,
         until: str | None = None,
         language: str = "en",
     ) -> str:
-        return service.get(date, place, language, until, aspects).to_json()
+        return service.get(date, place, language, until, aspects, months).to_json()
 
     return StructuredTool.from_function(
         func=run, name="get_visit_calendar", description=DESCRIPTION, args_schema=CalendarArguments

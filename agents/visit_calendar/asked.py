@@ -66,6 +66,27 @@ def aspects_asked(text: str, language: str, dated: bool = False) -> list[str]:
     return [aspect for aspect in ASPECTS if aspect in asked]
 
 
+# The months a season of the year names (northern hemisphere), and the calendar's own seasons, by
+# the glossary's concept naming them.
+YEAR_SEASONS = {"winter": {12, 1, 2}, "spring": {3, 4, 5}, "summer": {6, 7, 8}, "autumn": {9, 10, 11}}
+CALENDAR_SEASONS = {"high season": "high", "low season": "low"}
+
+
+def months_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[int]:
+    """The months ``text`` asks about: named ("en juillet"), or as a season ("in winter", "en
+    basse saison"); none when it names none."""
+    from agents.answer.visitor_terms import concept_name, found_in
+    from agents.visit_calendar.facts import season_months
+
+    months = set(months_covered(text))
+    for concept, _, _ in found_in(text, [language, "en"]):
+        name = concept_name(concept)
+        months |= YEAR_SEASONS.get(name, set())
+        if name in CALENDAR_SEASONS:
+            months |= season_months(load_calendar(path), CALENDAR_SEASONS[name])
+    return sorted(months)
+
+
 def asks_calendar(text: str, language: str) -> bool:
     """``text`` asks whether something is open, closed, free, or what it costs."""
     return bool(aspect_spans(text, language))

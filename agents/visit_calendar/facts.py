@@ -17,6 +17,7 @@ from agents.visit_calendar.rules import (
     Price,
     Rule,
     SpecialHours,
+    month_day,
 )
 
 R = TypeVar("R", bound=Rule)
@@ -36,11 +37,18 @@ class PlaceFacts(BaseModel):
     prices: list[Price] = Field(default_factory=list)
 
 
-def place_facts(calendar: Calendar, place: str, withheld: Collection[str] = ()) -> PlaceFacts:
-    """Every usable rule of ``place``: those ``withheld`` by the source check are left out."""
+def place_facts(
+    calendar: Calendar, place: str, withheld: Collection[str] = (), months: Collection[int] = ()
+) -> PlaceFacts:
+    """Every usable rule of ``place``: those ``withheld`` by the source check are left out, and,
+    when ``months`` are asked ("in July", "in winter"), those of seasons or months other than them."""
 
     def kept(rules: Sequence[R]) -> list[R]:
-        return [rule for rule in rules if rule.id not in withheld and place in _places(rule)]
+        return [
+            rule
+            for rule in rules
+            if rule.id not in withheld and place in _places(rule) and _holds_in(rule, calendar, set(months))
+        ]
 
     return PlaceFacts(
         place=place,
@@ -51,6 +59,26 @@ def place_facts(calendar: Calendar, place: str, withheld: Collection[str] = ()) 
         free_days=kept(calendar.free_days),
         prices=kept(calendar.prices),
     )
+
+
+def season_months(calendar: Calendar, name: str) -> set[int]:
+    """The months a season of ``calendar`` spans, whole or in part."""
+    months: set[int] = set()
+    for season in calendar.seasons:
+        if season.name == name:
+            first, last = month_day(season.starts)[0], month_day(season.ends)[0]
+            months |= {(first - 1 + step) % 12 + 1 for step in range((last - first) % 12 + 1)}
+    return months
+
+
+def _holds_in(rule: Rule, calendar: Calendar, months: set[int]) -> bool:
+    if not months:
+        return True
+    if isinstance(rule, SpecialHours):
+        return bool(set(rule.months) & months)
+    season = getattr(rule, "season", None)
+    seasons = [season] if season else list(getattr(rule, "seasons", []))
+    return not seasons or any(season_months(calendar, name) & months for name in seasons)
 
 
 def _places(rule: Rule) -> list[str]:

@@ -185,3 +185,13 @@ def test_a_day_far_from_today_is_not_answered_with_todays_rules(date: str) -> No
 
     assert result.status == "invalid" and not result.days and "cannot say" in result.summary
     assert service().get("2027-05-01", "palace", "en").days[0].open == "closed"  # within the horizon
+
+
+def test_facts_asked_for_some_months_keep_only_the_seasons_and_months_holding_them() -> None:
+    winter = service().get(None, "gardens", "en", aspects=["hours"], months=[12, 1, 2]).summary
+    july = service().get(None, "palace", "en", aspects=["price"], months=[7]).summary
+
+    assert winter.splitlines() == [
+        "The Gardens, low season (November–March): 08:00–18:00, last admission 17:30."
+    ]
+    assert "Passeport (high season): 32 €." in july and "24 €" not in july  # the low season's Passeport
