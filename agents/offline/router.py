@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from agents.answer.qualifiers import months_covered
+from agents.answer.visitor_terms import concept_name, found_in, is_estate_place, roles
 from agents.offline.phrases import cues, fold, phrases, replies
 from agents.reading import slots
 from agents.reading.question_parts import question_parts
@@ -30,10 +31,12 @@ from agents.visit_calendar.asked import (
     names_other_subject,
     names_place,
     places_asked,
-    ticket_cues,
+    tickets_named,
 )
 
 Call = tuple[str, dict[str, Any]]
+RULE_OF_DAYS = "first sunday"  # the glossary's concept of a day said by a rule, not a date
+TICKET = "ticket"  # the glossary's concept of a ticket or an entry
 
 
 def small_talk(text: str) -> str | None:
@@ -68,40 +71,76 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
 
 
 def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
-    """``get_visit_calendar`` when the turn asks about opening, closing, free entry or a price, for
-    the day it names if any (a follow-up such as "and on Monday?" asks what its subject asked). Only
-    the parts for the knowledge base count: "how many degrees on Sunday?" asks the weather, not a
-    price, and a day named in a weather part is the forecast's. A day whose month is not the one
-    the question names ("a Sunday in July", "the first Sunday of March": the weekday was read, not
-    the rest) is no day: the facts are given for no day."""
+    """``get_visit_calendar`` when the turn asks about opening, closing, free entry or a price of the
+    estate, for the day it names if any (a follow-up such as "and on Monday?" asks what its subject
+    asked). Only the parts for the knowledge base count: "how many degrees on Sunday?" asks the
+    weather, not a price, and a day named in a weather part is the forecast's. Another site ("the
+    Eiffel Tower", "la Reggia di Caserta") is never asked of the estate's facts."""
     if "get_visit_calendar" not in tools or "knowledge_base" not in request.topics:
         return []
     question, language = request.question, request.language
-    day = slots.date_phrase_in(question)
-    if day is not None and months_covered(question.replace(day, " ")) - months_covered(day):
-        day = None
+    if slots.named_sites(question, language) or other_sites(question, language):
+        return []
+    day = asked_day(question, language)
     aspects = aspects_asked(question, language, dated=day is not None)
-    if not aspects or (day is None and not facts_asked_of_the_estate(request)):
+    if not aspects or (day is None and not facts_asked_of_the_estate(request, aspects)):
         return []
     when = (
         {"date": day} if day else {"months": months} if (months := months_asked(question, language)) else {}
     )
-    arguments = {"aspects": aspects, "language": language, **when}
+    tickets = {"tickets": named} if (named := tickets_named(question)) else {}
+    reduced = {"reduced": True} if "price" in aspects and rate_asked(question, language) else {}
+    arguments = {"aspects": aspects, "language": language, **when, **tickets, **reduced}
     return [
         ("get_visit_calendar", {"place": place, **arguments}) for place in places_asked(question, language)
     ]
 
 
-def facts_asked_of_the_estate(request: TurnRequest) -> bool:
-    """Whether a question naming no day asks the visit facts: it names a place or a ticket of the
-    facts and no other offer ("the audio guide's price"), or names nothing else at all; and it asks
-    no forecast ("do the gardens close in a storm?")."""
+def asked_day(question: str, language: str) -> str | None:
+    """The day the question names, or None: a weekday said with another month ("a Sunday in July"),
+    or one of a rule of days ("the first Sunday of the month", a glossary concept), is no day."""
+    day = slots.date_phrase_in(question)
+    if day is None or months_covered(question.replace(day, " ")) - months_covered(day):
+        return None
+    return (
+        None if RULE_OF_DAYS in {concept_name(c) for c, _, _ in found_in(question, [language, "en"])} else day
+    )
+
+
+def other_sites(question: str, language: str) -> list[str]:
+    """Known places the question names that are not the estate's ("the Louvre", "the Eiffel Tower")."""
+    return [
+        m.spelling for m in slots.places_in(question) if m.far and not is_estate_place(m.spelling, language)
+    ]
+
+
+def facts_asked_of_the_estate(request: TurnRequest, aspects: list[str]) -> bool:
+    """Whether a question naming no day asks the visit facts. It asks no forecast ("do the gardens
+    close in a storm?"). A price is the facts' only when a ticket or an entry is asked about, or
+    nothing else is named once the aspect words, places and tickets are set aside ("a night at the
+    Trianon Palace hotel", "the gardens' upkeep"); hours, closures and free entry are when it names a
+    place or a ticket of the facts and no other offer ("the audio guide"), or nothing else."""
     question, language = request.question, request.language
     if "weather" in request.topics:
         return False
-    if names_place(question, language) or ticket_cues().find(question):
+    named = {concept_name(c) for c, _, _ in found_in(question, [language, "en"])}
+    ticket = TICKET in named or bool(tickets_named(question))
+    if "price" in aspects and rate_asked(question, language) == "group":
+        return False  # who pays which rate is in the knowledge base, not in the facts
+    if "price" in aspects and not ticket:
+        return not names_other_subject(question, language, topics_too=True)
+    if ticket or names_place(question, language):
         return not names_offer(question, language)
     return not names_other_subject(question, language)
+
+
+def rate_asked(question: str, language: str) -> str | None:
+    """ "reduced" when the question asks a reduced rate, "group" when it asks the price for a group of
+    visitors ("students", "a large family": who pays which rate is not a visit fact), else None."""
+    named = {concept_name(c) for c, _, _ in found_in(question, [language, "en"])}
+    if named & set(roles()["visitors"]):
+        return "group"
+    return "reduced" if named & set(roles()["rates_for_some"]) else None
 
 
 def route(request: TurnRequest, tools: set[str]) -> AIMessage:

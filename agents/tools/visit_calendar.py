@@ -104,6 +104,10 @@ class CalendarArguments(BaseModel):
     months: list[int] = Field(
         default_factory=list, description="With no date: the months asked about (1-12), e.g. [7] for July."
     )
+    tickets: list[str] = Field(
+        default_factory=list, description="The tickets asked about, if named: palace, trianon, passeport…"
+    )
+    reduced: bool = Field(False, description="Whether a reduced rate is asked (a group of visitors named).")
     until: str | None = Field(None, description=f"Last day of a short range (at most {MAX_RANGE_DAYS} days).")
     language: str = Field("en", description="The visitor's language, ISO 639-1, for the summary.")
 
@@ -159,6 +163,8 @@ class CalendarService:
         until: str | None = None,
         aspects: list[Aspect] | None = None,
         months: list[int] | None = None,
+        tickets: list[str] | None = None,
+        reduced: bool = False,
     ) -> CalendarResult:
         """The facts of ``place`` on ``date`` (to ``until``), or on no day, in ``language``."""
         code = supported_language(language)
@@ -200,7 +206,11 @@ class CalendarService:
         keys = [key for key in places if key is not None]
         cited = _Citer(self.chosen(), self._documents, code)
         days = self._days(calendar, keys, first, last, cited, code, asked) if first and last else []
-        facts = [] if days else self._facts(calendar, keys, asked, cited, code, months or [])
+        facts = (
+            []
+            if days
+            else self._facts(calendar, keys, asked, cited, code, months or [], tickets or [], reduced)
+        )
         lines = [d.line for d in days] + [f.text for f in facts]
         settled = bool(lines) and not all(day.open == "unknown" for day in days) if days else bool(facts)
         return base.model_copy(
@@ -246,12 +256,16 @@ class CalendarService:
         cited: _Citer,
         code: str,
         months: list[int],
+        tickets: list[str],
+        reduced: bool,
     ) -> list[FactsLine]:
         withheld = self.check().withheld
         return [
             FactsLine(place=key, text=line.text, cites=cited.cite(line.rules))
             for key in keys
-            for line in fact_lines(place_facts(calendar, key, withheld, months), calendar, aspects, code)
+            for line in fact_lines(
+                place_facts(calendar, key, withheld, months), calendar, aspects, code, tickets
+            )
         ]
 
 
@@ -354,10 +368,12 @@ def build_calendar_tool(service: CalendarService) -> BaseTool:
         place: str = DEFAULT_PLACE,
         aspects: list[Aspect] | None = None,
         months: list[int] | None = None,
+        tickets: list[str] | None = None,
+        reduced: bool = False,
         until: str | None = None,
         language: str = "en",
     ) -> str:
-        return service.get(date, place, language, until, aspects, months).to_json()
+        return service.get(date, place, language, until, aspects, months, tickets, reduced).to_json()
 
     return StructuredTool.from_function(
         func=run, name="get_visit_calendar", description=DESCRIPTION, args_schema=CalendarArguments

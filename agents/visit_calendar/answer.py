@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import tomllib
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -86,9 +87,16 @@ def _free_and_prices(report: DayReport, words: dict[str, Any], code: str) -> lis
 
 
 def fact_lines(
-    facts: PlaceFacts, calendar: Calendar, aspects: list[Aspect], language: str | None
+    facts: PlaceFacts,
+    calendar: Calendar,
+    aspects: list[Aspect],
+    language: str | None,
+    tickets: Collection[str] = (),
+    reduced: bool = False,
 ) -> list[FactLine]:
-    """The place's facts for ``aspects`` as lines in ``language``, each with the rules it rests on."""
+    """The place's facts for ``aspects`` as lines in ``language``, each with the rules it rests on;
+    the prices of the ``tickets`` named, else of the place's own tickets, else of every ticket
+    opening it; with ``reduced``, only prices that have a reduced rate."""
     code = supported_language(language)
     words = load_phrases()[code]
     spot = calendar.places[facts.place]
@@ -97,16 +105,13 @@ def fact_lines(
     if "hours" in aspects:
         lines += [_hours_line(rule, calendar, words, code, place) for rule in facts.hours]
         lines += [_special_line(rule, words, code, place) for rule in facts.special_hours]
-    if "hours" in aspects or "closed" in aspects:
+    if ("hours" in aspects or "closed" in aspects) and "holidays" not in aspects:
         names = get_day_names("wide", locale=code)
         for weekly in facts.closed_weekdays:
             days = format_list([str(names[WEEKDAYS.index(d)]) for d in weekly.weekdays], locale=code)
-            lines.append(
-                FactLine(
-                    text=words["closed_weekly_rule"].format(place=place, weekdays=days), rules=[weekly.id]
-                )
-            )
-    if "closed" in aspects:
+            text = words["closed_weekly_rule"].format(place=place, weekdays=days)
+            lines.append(FactLine(text=text, rules=[weekly.id]))
+    if "closed" in aspects or "holidays" in aspects:
         for closed in facts.closed_dates:
             days = format_list([_month_day_label(d, code) for d in closed.dates], locale=code)
             lines.append(
@@ -115,7 +120,8 @@ def fact_lines(
     if "free" in aspects:
         lines += [_free_line(rule, calendar, words, place) for rule in facts.free_days]
     if "price" in aspects:
-        lines += [_price_line(rule, words) for rule in facts.prices]
+        priced = _priced(facts, tickets)
+        lines += [_price_line(rule, words) for rule in priced if not reduced or rule.reduced is not None]
     end = "。" if code in _SPACED_PERIOD else "."
     return [line.model_copy(update={"text": _capitalised(line.text) + end}) for line in lines]
 
@@ -125,6 +131,12 @@ class FactLine(BaseModel):
 
     text: str
     rules: list[str]
+
+
+def _priced(facts: PlaceFacts, tickets: Collection[str]) -> list[Price]:
+    named = [price for price in facts.prices if price.ticket in tickets]
+    own = [price for price in facts.prices if price.places == [facts.place]]
+    return named or own or facts.prices
 
 
 def _hours_line(rule: Hours, calendar: Calendar, words: dict[str, Any], code: str, place: str) -> FactLine:

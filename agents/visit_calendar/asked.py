@@ -26,7 +26,7 @@ _CONTEXT = re.compile(r"\s*\([^()]*\)\s*$")
 MAX_PLACES = 3
 
 
-ASPECTS = ("hours", "closed", "free", "price")  # what a visitor asks of the visit facts
+ASPECTS = ("hours", "closed", "holidays", "free", "price")  # what a visitor asks of the visit facts
 QUANTITY, TICKET = "how many", "ticket"  # "combien … le billet": how much a ticket is
 WHEN = "when"
 
@@ -110,18 +110,35 @@ def names_place(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def ticket_cues() -> Cues:
-    """The names of the visit facts' tickets in the nine languages ("Passeport", "Palace ticket"):
-    a ticket the facts price is one of their subjects, not another offer."""
+def _ticket_names() -> dict[str, tuple[str, ...]]:
+    """Each ticket of the visit facts and its names in the nine languages ("Passeport", "Palace
+    ticket"): a ticket the facts price is one of their subjects, not another offer."""
+    names: dict[str, set[str]] = {}
+    for table in load_phrases().values():
+        for key, name in (table.get("tickets") or {}).items() if isinstance(table, dict) else ():
+            if _CONTEXT.sub("", name).strip():
+                names.setdefault(key, set()).add(_CONTEXT.sub("", name))
+    return {key: tuple(sorted(found)) for key, found in names.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _ticket_cues_by_key() -> tuple[tuple[str, Cues], ...]:
     from agents.offline.phrases import Cues
 
-    names = [
-        _CONTEXT.sub("", name)
-        for table in load_phrases().values()
-        if isinstance(table, dict) and isinstance(table.get("tickets"), dict)
-        for name in table["tickets"].values()
-    ]
-    return Cues(name for name in names if name.strip())
+    return tuple((key, Cues(names)) for key, names in _ticket_names().items())
+
+
+@functools.lru_cache(maxsize=1)
+def ticket_cues() -> Cues:
+    """Any ticket name of the visit facts."""
+    from agents.offline.phrases import Cues
+
+    return Cues(name for names in _ticket_names().values() for name in names)
+
+
+def tickets_named(text: str) -> list[str]:
+    """The keys of the visit facts' tickets ``text`` names."""
+    return [key for key, cues in _ticket_cues_by_key() if cues.find(text)]
 
 
 def names_offer(text: str, language: str) -> bool:
@@ -139,11 +156,15 @@ def _names_offer(text: str, language: str) -> bool:
     return any(concept_name(concept) in offers for concept, _, _ in found_in(text, [language, "en"]))
 
 
-def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
-    """Whether ``text``, less its day, its calendar words and the calendar's places, still names a
-    subject: an offer or service of the glossary ("pharmacie", "restaurant"), a word outside the
-    glossary ("Louvre", "Friseur") or, in Chinese and Japanese, a run of characters it does not
-    read. The calendar gives the Palace's days, not theirs."""
+def names_other_subject(
+    text: str, language: str, path: Path = CALENDAR_FILE, topics_too: bool = False
+) -> bool:
+    """Whether ``text``, less its day, its calendar words, the calendar's places and tickets, still
+    names a subject: an offer or service of the glossary ("pharmacie", "restaurant"), a word outside
+    the glossary ("Louvre", "Friseur") or, in Chinese and Japanese, a run of characters it does not
+    read; with ``topics_too``, any topic of the glossary as well ("the gardens' upkeep"). The
+    calendar gives the estate's days and tickets, not theirs."""
+    from agents.answer.visitor_terms import found_in, topics
     from agents.reading.question_parts import concepts_and_words, unread_words
     from agents.reading.slots import day_modifiers, day_spans
     from rag.bm25 import tokenizer_for
@@ -156,6 +177,8 @@ def names_other_subject(text: str, language: str, path: Path = CALENDAR_FILE) ->
     spans += ticket_cues().find(text)
     rest = blanked(text, spans)
     if _names_offer(rest, language):
+        return True
+    if topics_too and topics(concept for concept, _, _ in found_in(rest, [language, "en"])):
         return True
     tokenize = tokenizer_for(language)
     words = [w for w in concepts_and_words(rest, language)[1] if tokenize(w) and not re.search(r"\d", w)]

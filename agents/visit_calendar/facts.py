@@ -21,8 +21,8 @@ from agents.visit_calendar.rules import (
 )
 
 R = TypeVar("R", bound=Rule)
-Aspect = Literal["hours", "closed", "free", "price"]
-ASPECTS: tuple[Aspect, ...] = ("hours", "closed", "free", "price")
+Aspect = Literal["hours", "closed", "holidays", "free", "price"]
+ASPECTS: tuple[Aspect, ...] = ("hours", "closed", "holidays", "free", "price")
 
 
 class PlaceFacts(BaseModel):

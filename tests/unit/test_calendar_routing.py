@@ -187,3 +187,28 @@ def test_a_ticket_of_the_visit_facts_is_not_another_offer(index: IntentIndex) ->
     request = read_turn("Was kostet der Passeport, wenn wir im Januar kommen?", None, None, index)
     calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
     assert [args["aspects"] for args in calls] == [["price"]]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "¿A qué hora abre el palacio de Fontainebleau el martes?",  # a palace no list knows
+        "Wann hat das Schloss Sanssouci geöffnet?",
+        "Hoe laat sluit de Eiffeltoren vanavond?",  # a place of the gazetteer, not the estate
+        "How much is a room at the Trianon Palace hotel?",  # a price of something else
+        "Quanto costa la manutenzione dei giardini ogni anno?",
+        "How much is the Palace ticket for a student?",  # who pays which rate is not a fact
+    ],
+)
+def test_what_the_estates_facts_do_not_hold_is_left_to_the_knowledge_base(
+    message: str, index: IntentIndex
+) -> None:
+    request = read_turn(message, None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+def test_a_rule_of_days_is_no_day(index: IntentIndex) -> None:
+    """ "the first Sunday of each month" names a rule of the facts, not next Sunday."""
+    request = read_turn("Est-ce gratuit le premier dimanche de chaque mois au Château ?", None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [("date" in args, args["aspects"]) for args in calls] == [(False, ["free"])]

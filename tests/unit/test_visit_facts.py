@@ -189,9 +189,21 @@ def test_a_day_far_from_today_is_not_answered_with_todays_rules(date: str) -> No
 
 def test_facts_asked_for_some_months_keep_only_the_seasons_and_months_holding_them() -> None:
     winter = service().get(None, "gardens", "en", aspects=["hours"], months=[12, 1, 2]).summary
-    july = service().get(None, "palace", "en", aspects=["price"], months=[7]).summary
+    july = service().get(None, "palace", "en", aspects=["price"], months=[7], tickets=["passeport"]).summary
 
     assert winter.splitlines() == [
         "The Gardens, low season (November–March): 08:00–18:00, last admission 17:30."
     ]
-    assert "Passeport (high season): 32 €." in july and "24 €" not in july  # the low season's Passeport
+    assert july == "Passeport (high season): 32 €."  # not the low season's
+
+
+def test_a_price_is_the_named_tickets_else_the_places_own_and_a_reduced_rate_only_where_there_is_one() -> (
+    None
+):
+    own = service().get(None, "trianon", "en", aspects=["price"]).summary
+    reduced = service().get(None, "gardens", "en", aspects=["price"], reduced=True).summary
+    every = service().get(None, "gardens", "en", aspects=["price"]).summary
+
+    assert own == "Trianon ticket: 12 €, reduced rate 8 €."  # not the Passeport opening it too
+    assert reduced.splitlines() == ["Grandes Eaux Musicales (Gardens): 11 €, reduced rate 10 €."]
+    assert every.splitlines()[0] == reduced
