@@ -46,7 +46,7 @@ def events(corpus: Path, tmp_path: Path) -> list[AgentEvent]:
         Critique(sufficient=False, reason="The price is missing."),
         GapAnalysis(answered=["hours", "price"]),
         AIMessage(
-            "The palace opens at nine [1]; the ticket costs thirty two euros [2].",
+            "The palace hours are in the first passage [1]; the ticket price in the second [2].",
             usage_metadata=_usage(300, 20),
         ),
     ]
