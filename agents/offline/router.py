@@ -125,8 +125,8 @@ def facts_asked_of_the_estate(request: TurnRequest, aspects: list[str]) -> bool:
         return False
     named = {concept_name(c) for c, _, _ in found_in(question, [language, "en"])}
     ticket = TICKET in named or bool(tickets_named(question))
-    if "price" in aspects and rate_asked(question, language) == "group":
-        return False  # who pays which rate is in the knowledge base, not in the facts
+    if {"price", "free"} & set(aspects) and rate_asked(question, language) == "group":
+        return False  # who pays which rate, or enters free, is in the knowledge base, not the facts
     if "price" in aspects and not ticket:
         return not names_other_subject(question, language, topics_too=True)
     if ticket or names_place(question, language):
