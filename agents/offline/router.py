@@ -89,7 +89,12 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
         {"date": day} if day else {"months": months} if (months := months_asked(question, language)) else {}
     )
     tickets = {"tickets": named} if (named := tickets_named(question)) else {}
-    reduced = {"reduced": True} if "price" in aspects and rate_asked(question, language) else {}
+    # a price asked with free entry is the rate of those who enter free: a reduced one
+    reduced = (
+        {"reduced": True}
+        if "price" in aspects and ("free" in aspects or rate_asked(question, language))
+        else {}
+    )
     arguments = {"aspects": aspects, "language": language, **when, **tickets, **reduced}
     return [
         ("get_visit_calendar", {"place": place, **arguments}) for place in places_asked(question, language)

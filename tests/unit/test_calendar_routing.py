@@ -213,3 +213,10 @@ def test_a_rule_of_days_is_no_day(index: IntentIndex) -> None:
     request = read_turn("Est-ce gratuit le premier dimanche de chaque mois au Château ?", None, None, index)
     calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
     assert [("date" in args, args["aspects"]) for args in calls] == [(False, ["free"])]
+
+
+def test_a_price_asked_with_free_entry_asks_the_reduced_rate(index: IntentIndex) -> None:
+    """ "what does the Passeport cost for those who enter free?": not its full price."""
+    request = read_turn("Quanto custa o Passeport para quem tem direito à entrada grátis?", None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [args.get("reduced") for args in calls] == [True]
