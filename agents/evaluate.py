@@ -104,11 +104,16 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
 
 
 def holds_facts(aspects: list[list[str]], answer: str) -> bool:
-    """Whether ``answer`` holds every aspect, as text or by stating its values in another writing
-    ("de 8h à 18h" in "08:00–18:00"): a visit fact is written the visitor's way, not the corpus's."""
+    """Whether ``answer`` holds every aspect, as text, by stating its values in another writing ("de
+    8h à 18h" in "08:00–18:00"), or by naming its weekdays in another language ("samedis et
+    dimanches" in "zaterdag en zondag"): a visit fact is written the visitor's way, not the corpus's."""
     return all(
         found_aspects([aspect], [answer])[0]
-        or any(states_values(alternative, answer) for alternative in aspect)
+        or any(
+            states_values(alternative, answer)
+            or (bool(weekdays_named(alternative)) and weekdays_named(alternative) <= weekdays_named(answer))
+            for alternative in aspect
+        )
         for aspect in aspects
     )
 
