@@ -46,7 +46,14 @@ def turns() -> list[tuple[str, dict[str, Any]]]:
 
 
 @pytest.mark.parametrize(
-    "name", ["conversations.jsonl", "scope.jsonl", "tool_paraphrases.jsonl", "out_of_scope_unseen.jsonl"]
+    "name",
+    [
+        "conversations.jsonl",
+        "scope.jsonl",
+        "tool_paraphrases.jsonl",
+        "out_of_scope_unseen.jsonl",
+        "visit_facts.jsonl",
+    ],
 )
 def test_ids_are_unique_and_both_halves_hold_every_language(name: str) -> None:
     items = rows(name)
@@ -190,3 +197,13 @@ def test_every_answer_string_is_copied_from_the_shared_corpus() -> None:
         assert aspect and all(isinstance(text, str) and text.strip() for text in aspect)
         missing = [text for text in aspect if normalise(text) not in corpus]
         assert not missing, missing
+
+
+def test_the_visit_facts_set_asks_every_place_and_aspect_with_and_without_days() -> None:
+    items = rows("visit_facts.jsonl")
+    assert Counter(item["lang"] for item in items) == dict.fromkeys(SUPPORTED_LANGUAGES, 12)
+    assert {item["place"] for item in items} == {"palace", "trianon", "gardens", "park", "coaches"}
+    assert {"hours", "closed", "free", "price"} <= {item["aspect"] for item in items}
+    dated = [item for item in items if item["date"]]
+    assert 0.3 < len(dated) / len(items) < 0.7
+    assert all(item["answers"] and all(item["answers"]) and item["source"] for item in items)
