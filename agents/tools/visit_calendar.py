@@ -67,10 +67,11 @@ class CalendarDay(BaseModel):
 
 
 class FactsLine(BaseModel):
-    """A visit fact asked on no day (or besides the day: the prices), with what it cites."""
+    """A visit fact asked on no day, what it answers, and what it cites."""
 
     place: str
     text: str
+    answers: Aspect = "hours"
     cites: list[str] = Field(default_factory=list)
 
 
@@ -212,7 +213,7 @@ class CalendarService:
             else self._facts(calendar, keys, asked, cited, code, months or [], tickets or [], reduced)
         )
         lines = [d.line for d in days] + [f.text for f in facts]
-        settled = bool(lines) and not all(day.open == "unknown" for day in days) if days else bool(facts)
+        settled = not all(day.open == "unknown" for day in days) if days else _covers(facts, asked)
         return base.model_copy(
             update={
                 "status": "ok",
@@ -261,12 +262,21 @@ class CalendarService:
     ) -> list[FactsLine]:
         withheld = self.check().withheld
         return [
-            FactsLine(place=key, text=line.text, cites=cited.cite(line.rules))
+            FactsLine(place=key, text=line.text, answers=line.answers, cites=cited.cite(line.rules))
             for key in keys
             for line in fact_lines(
                 place_facts(calendar, key, withheld, months), calendar, aspects, code, tickets
             )
         ]
+
+
+def _covers(facts: list[FactsLine], asked: list[Aspect]) -> bool:
+    """Whether the lines answer every aspect asked: a closed day answers "closed" too, and hours
+    asked are answered by hours, not by the weekly closing shown beside them."""
+    answered = {line.answers for line in facts}
+    return bool(facts) and all(
+        aspect in answered or (aspect == "closed" and "holidays" in answered) for aspect in asked
+    )
 
 
 class _Citer:

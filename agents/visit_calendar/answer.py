@@ -110,12 +110,16 @@ def fact_lines(
         for weekly in facts.closed_weekdays:
             days = format_list([str(names[WEEKDAYS.index(d)]) for d in weekly.weekdays], locale=code)
             text = words["closed_weekly_rule"].format(place=place, weekdays=days)
-            lines.append(FactLine(text=text, rules=[weekly.id]))
+            lines.append(FactLine(text=text, rules=[weekly.id], answers="closed"))
     if "closed" in aspects or "holidays" in aspects:
         for closed in facts.closed_dates:
             days = format_list([_month_day_label(d, code) for d in closed.dates], locale=code)
             lines.append(
-                FactLine(text=words["closed_dates_rule"].format(place=place, days=days), rules=[closed.id])
+                FactLine(
+                    text=words["closed_dates_rule"].format(place=place, days=days),
+                    rules=[closed.id],
+                    answers="holidays",
+                )
             )
     if "free" in aspects:
         lines += [_free_line(rule, calendar, words, place) for rule in facts.free_days]
@@ -127,10 +131,11 @@ def fact_lines(
 
 
 class FactLine(BaseModel):
-    """One line of visit facts and the ids of the rules it states."""
+    """One line of visit facts, what it answers, and the ids of the rules it states."""
 
     text: str
     rules: list[str]
+    answers: Aspect = "hours"
 
 
 def _priced(facts: PlaceFacts, tickets: Collection[str]) -> list[Price]:
@@ -183,9 +188,8 @@ def _free_line(rule: FreeDays, calendar: Calendar, words: dict[str, Any], place:
         events = [e for e in calendar.events if e.id in rule.except_events]
         names = ", ".join(words["event_names"].get(e.name, e.name) for e in events)
         free += words["free_except"].format(events=names)
-    return FactLine(
-        text=words["free_place"].format(place=place, free=free[:1].lower() + free[1:]), rules=[rule.id]
-    )
+    text = words["free_place"].format(place=place, free=free[:1].lower() + free[1:])
+    return FactLine(text=text, rules=[rule.id], answers="free")
 
 
 def _price_line(rule: Price, words: dict[str, Any]) -> FactLine:
@@ -198,7 +202,7 @@ def _price_line(rule: Price, words: dict[str, Any]) -> FactLine:
         text = words["price_line"].format(ticket=ticket, full=f"{rule.full:g}")
     if rule.reduced is not None:
         text += words["reduced"].format(reduced=f"{rule.reduced:g}")
-    return FactLine(text=text, rules=[rule.id])
+    return FactLine(text=text, rules=[rule.id], answers="price")
 
 
 def _months_label(starts: str, ends: str, code: str) -> str:

@@ -195,15 +195,16 @@ def answered_by_calendar(part: str, language: str) -> bool:
 
 def calendar_settled(results: Iterable[ToolOutcome]) -> bool:
     """Whether this turn's calendar results settle what they were asked: every day they report open
-    or closed (and free or not), or, asked on no day, some fact. A day the calendar cannot settle (a
-    rule withheld by the source check, show days not on file) or a result with no fact leaves the
-    question to the knowledge base."""
+    or closed (and free or not), or, asked on no day, a fact for each aspect asked (the tool leaves
+    its summary empty otherwise). A day the calendar cannot settle (a rule withheld by the source
+    check, show days not on file) or an aspect no fact answers leaves the question to the knowledge
+    base."""
     asked = [r for r in results if r.tool == "get_visit_calendar" and r.status == "ok"]
     if not asked:
         return False
     for result in asked:
         days, facts = result.result.get("days", []), result.result.get("facts", [])
-        if not (days or facts) or not all(
+        if not result.summary.strip() or not (days or facts) or not all(
             day.get("open") == "closed" or (day.get("open") == "open" and day.get("free") is not None)
             for day in days
         ):

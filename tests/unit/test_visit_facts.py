@@ -207,3 +207,16 @@ def test_a_price_is_the_named_tickets_else_the_places_own_and_a_reduced_rate_onl
     assert own == "Trianon ticket: 12 €, reduced rate 8 €."  # not the Passeport opening it too
     assert reduced.splitlines() == ["Grandes Eaux Musicales (Gardens): 11 €, reduced rate 10 €."]
     assert every.splitlines()[0] == reduced
+
+
+def test_facts_that_do_not_answer_what_is_asked_settle_nothing(tmp_path: Path) -> None:
+    """Hours asked of a place whose hours are withheld: its weekly closing alone is no answer."""
+    texts = corpus_texts(CORPUS)
+    texts = type(texts)(
+        {s: t.replace("9:00", "nine") for s, t in texts.items()}, texts.titles, texts.languages
+    )  # the Palace's hours no longer written as the facts say them
+    result = CalendarService(ToolSettings(_env_file=None), lambda: texts, today=lambda: TODAY).get(
+        None, "palace", "en", aspects=["hours"]
+    )
+
+    assert [line.answers for line in result.facts] == ["closed"] and result.summary == ""
