@@ -287,6 +287,7 @@ class _Citer:
         self.support, self.language = chosen.report.support, language
         self.titles = getattr(documents, "titles", {})
         self.languages = getattr(documents, "languages", {})
+        self.urls = getattr(documents, "urls", {})
         self.excerpts: dict[str, list[str]] = {}
 
     def cite(self, rules: list[str]) -> list[str]:
@@ -308,6 +309,7 @@ class _Citer:
                 text="\n".join(excerpts),
                 title=self.titles.get(source, source),
                 source=source,
+                url=self.urls.get(source, ""),
                 sources=[source],
                 language=self.languages.get(source, ""),
                 collection=VISIT_FACTS_COLLECTION,

@@ -204,9 +204,13 @@ def calendar_settled(results: Iterable[ToolOutcome]) -> bool:
         return False
     for result in asked:
         days, facts = result.result.get("days", []), result.result.get("facts", [])
-        if not result.summary.strip() or not (days or facts) or not all(
-            day.get("open") == "closed" or (day.get("open") == "open" and day.get("free") is not None)
-            for day in days
+        if (
+            not result.summary.strip()
+            or not (days or facts)
+            or not all(
+                day.get("open") == "closed" or (day.get("open") == "open" and day.get("free") is not None)
+                for day in days
+            )
         ):
             return False
     return True

@@ -243,24 +243,31 @@ def _weekday(name: str) -> Value:
 
 
 class Documents(dict[str, str]):
-    """Documents' texts by source, with each one's title and language where known."""
+    """Documents' texts by source, with each one's title, language and official page where known."""
 
-    def __init__(self, texts: Mapping[str, str], titles: Mapping[str, str], languages: Mapping[str, str]):
+    def __init__(
+        self,
+        texts: Mapping[str, str],
+        titles: Mapping[str, str],
+        languages: Mapping[str, str],
+        urls: Mapping[str, str] | None = None,
+    ):
         super().__init__(texts)
-        self.titles, self.languages = dict(titles), dict(languages)
+        self.titles, self.languages, self.urls = dict(titles), dict(languages), dict(urls or {})
 
 
 def corpus_texts(folder: Path) -> Documents:
     """A corpus folder's documents by source (their path under ``folder``, as the index names them)."""
-    texts, titles, languages = {}, {}, {}
+    texts, titles, languages, urls = {}, {}, {}, {}
     for path in sorted(folder.rglob("*")):
         if path.is_file() and path.suffix in {".md", ".txt"}:
             source = path.relative_to(folder).as_posix()
-            texts[source] = split_front_matter(path.read_text(encoding="utf-8")).text
+            front = split_front_matter(path.read_text(encoding="utf-8"))
+            texts[source], urls[source] = front.text, front.url
             heading = next((line for line in texts[source].splitlines() if line.startswith("# ")), "")
             titles[source] = heading.removeprefix("# ").strip() or path.stem
             languages[source] = path.suffixes[-2].lstrip(".") if len(path.suffixes) > 1 else ""
-    return Documents(texts, titles, languages)
+    return Documents(texts, titles, languages, urls)
 
 
 def index_texts(records: Iterable[tuple[str, str, Mapping[str, object]]]) -> Documents:
@@ -268,12 +275,15 @@ def index_texts(records: Iterable[tuple[str, str, Mapping[str, object]]]) -> Doc
     texts: dict[str, list[str]] = {}
     titles: dict[str, str] = {}
     languages: dict[str, str] = {}
+    urls: dict[str, str] = {}
     for _, document, metadata in records:
         source = str(metadata.get("source", ""))
         texts.setdefault(source, []).append(document)
         titles.setdefault(source, str(metadata.get("title", "") or source))
         languages.setdefault(source, str(metadata.get("language", "") or ""))
-    return Documents({source: "\n".join(chunks) for source, chunks in texts.items()}, titles, languages)
+        urls.setdefault(source, str(metadata.get("url", "") or ""))
+    joined = {source: "\n".join(chunks) for source, chunks in texts.items()}
+    return Documents(joined, titles, languages, urls)
 
 
 def indexed_texts(retriever: HybridRetriever) -> Documents:
