@@ -6,9 +6,9 @@ import datetime as dt
 import functools
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from rag.config import PROJECT_ROOT
 
@@ -84,23 +84,24 @@ class ClosedDates(Rule):
         return values
 
 
+def _clock(value: str) -> str:
+    dt.time.fromisoformat(value)  # "HH:MM", else a ValueError the file's error names
+    return value
+
+
+Clock = Annotated[str, AfterValidator(_clock)]  # a time of day, "HH:MM", Europe/Paris
+
+
 class Hours(Rule):
     place: str
     season: SeasonName | None = None  # None: whatever the season
-    opens: str  # HH:MM
-    closes: str
-    last_admission: str | None = None
-    ticket_office_closes: str | None = None
+    opens: Clock
+    closes: Clock
+    last_admission: Clock | None = None
+    ticket_office_closes: Clock | None = None
     weekdays: list[Weekday] | None = None  # open on these days only (None: every day not closed)
     public_holidays: bool = False  # ... and on French public holidays
     other_days: Literal["closed", "unknown"] = "closed"
-
-    @field_validator("opens", "closes", "last_admission", "ticket_office_closes")
-    @classmethod
-    def _time(cls, value: str | None) -> str | None:
-        if value is not None:
-            dt.time.fromisoformat(value)
-        return value
 
 
 class SpecialHours(Rule):
@@ -109,15 +110,8 @@ class SpecialHours(Rule):
 
     place: str
     months: list[int] = Field(min_length=1)
-    opens: str | None = None
-    closes: str | None = None
-
-    @field_validator("opens", "closes")
-    @classmethod
-    def _time(cls, value: str | None) -> str | None:
-        if value is not None:
-            dt.time.fromisoformat(value)
-        return value
+    opens: Clock | None = None
+    closes: Clock | None = None
 
 
 class FreeDays(Rule):
