@@ -207,6 +207,8 @@ def test_a_price_is_the_named_tickets_else_the_places_own_and_a_reduced_rate_onl
     assert own == "Trianon ticket: 12 €, reduced rate 8 €."  # not the Passeport opening it too
     assert reduced.splitlines() == ["Grandes Eaux Musicales (Gardens): 11 €, reduced rate 10 €."]
     assert every.splitlines()[0] == reduced
+    passeport = service().get(None, "palace", "en", aspects=["price"], tickets=["passeport"], reduced=True)
+    assert (passeport.facts, passeport.summary) == ([], "")  # no reduced Passeport on file: nothing
 
 
 def test_facts_that_do_not_answer_what_is_asked_settle_nothing(tmp_path: Path) -> None:
