@@ -58,7 +58,7 @@ def headline_lines(answer: str) -> list[str]:
 def headline_right(lines: list[str], aspects: list[list[str]], language: str) -> bool:
     """Whether every headline line holds one of the question's answer aspects: one of its strings
     found in the line as the eval README normalises text, or every value of one of them stated in
-    the line in the visitor's way ("de 8h à 18h" in "08:00 – 18:00", read by the value check's
+    the line in the visitor's way ("de 9h à 17h" in "09:00 – 17:00", read by the value check's
     ``value_extract``), or each
     weekday it names named in the line ("samedis, dimanches" in "zaterdag, zondag")."""
     return bool(lines) and all(
@@ -74,8 +74,8 @@ def headline_right(lines: list[str], aspects: list[list[str]], language: str) ->
 
 
 def states_values(expected: str, shown: str) -> bool:
-    """Whether ``shown`` states every value ``expected`` states, in any writing ("8 mars 1876" in
-    "March 8, 1876"); counts alone do not count (any number would pass for one)."""
+    """Whether ``shown`` states every value ``expected`` states, in any writing ("3 mai 1802" in
+    "May 3, 1802"); counts alone do not count (any number would pass for one)."""
     values = [v for v in extract_values(expected) if v.kind != "count"]
     return bool(values) and all(v.readings & text_readings(shown) for v in values)
 
@@ -105,7 +105,7 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
 
 def holds_facts(aspects: list[list[str]], answer: str) -> bool:
     """Whether ``answer`` holds every aspect, as text, by stating its values in another writing ("de
-    8h à 18h" in "08:00–18:00"), or by naming its weekdays in another language ("samedis et
+    9h à 17h" in "09:00–17:00"), or by naming its weekdays in another language ("samedis et
     dimanches" in "zaterdag en zondag"): a visit fact is written the visitor's way, not the corpus's."""
     return all(
         found_aspects([aspect], [answer])[0]

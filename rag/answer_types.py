@@ -24,7 +24,7 @@ class AnswerType:
     name: str
     cues: re.Pattern[str]
     value: re.Pattern[str]
-    shown: re.Pattern[str] | None = None  # how a value is quoted when that is longer ("8 mars 1876")
+    shown: re.Pattern[str] | None = None  # how a value is quoted when that is longer ("3 mai 1802")
 
 
 def _words(*stems: str) -> re.Pattern[str]:

@@ -10,7 +10,7 @@
    language by its translation among the best sentences' words, ``word_translation``), whether
    it holds a value of the kind asked for (``rag.answer_types``), whether the months it names (a season
    standing for its months, as the visit calendar defines them) include those the part asks about
-   or leave them all out ("en décembre": "fermée en basse saison", not "ouverte d'avril à
+   or leave them all out ("en décembre": "fermé en basse saison", not "ouverte d'avril à
    octobre"), and its passage's retrieval score. Only the
    best candidates by the cheap signals are embedded (about 50 ms a sentence on 2 cores).
 4. **Verdict.** A part is answered when its calibrated answerability (``answerability.py``) reaches

@@ -2,7 +2,7 @@
 
 Visitor-facing text shows "samedi 28 novembre 2026", "Saturday, November 28, 2026" or
 "2026年11月28日土曜日"; machine fields (a tool result's ``date``) keep ISO 8601. A date quoted from a
-passage ("8 mars 1876", "1er juillet", "March 1876") is re-written in the reply language by
+passage ("3 mai 1802", "1er juillet", "May 1802") is re-written in the reply language by
 ``rewrite_passage_date``; month names are read from Babel's own tables, not from a list of ours.
 """
 
@@ -36,7 +36,7 @@ def day_label(day: dt.date, language: str | None) -> str:
 
 
 def rewrite_passage_date(text: str, language: str | None) -> str:
-    """A date as a passage writes it, in ``language``: "8 mars 1876" -> "March 8, 1876" in English.
+    """A date as a passage writes it, in ``language``: "3 mai 1802" -> "May 3, 1802" in English.
 
     Day-month-year, day-month and month-year in French or English are re-written; a date already in
     ``language`` and anything else (a year alone, "XVIIe siècle", an impossible day) is kept as written.
@@ -73,7 +73,7 @@ def _months() -> dict[str, tuple[str, int]]:
 
 @functools.lru_cache(maxsize=1)
 def _passage_date() -> re.Pattern[str]:
-    """The forms ``rag.answer_types`` quotes, folded: "8 mars 1876", "1er juillet", "mars 1876"."""
+    """The forms ``rag.answer_types`` quotes, folded: "3 mai 1802", "1er juillet", "mai 1802"."""
     months = "|".join(sorted(map(re.escape, _months()), key=len, reverse=True))
     return re.compile(
         rf"(?P<day>\d{{1,2}})(?:er|st|nd|rd|th)? (?P<month>{months})(?: (?P<year>\d{{4}}))?"

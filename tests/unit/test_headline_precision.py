@@ -16,9 +16,9 @@ def test_headline_lines_are_the_bold_lines_without_their_citations() -> None:
 
 
 def test_an_answer_holds_a_fact_written_the_visitors_way() -> None:
-    """A visit fact says "08:00–18:00" where the corpus said "de 8h à 18h": the fact is held."""
-    assert holds_facts([["de 8h à 18h"]], "**The Gardens, low season: 08:00–18:00.** [1]")
-    assert not holds_facts([["de 8h à 18h"]], "**The Gardens, low season: 08:00–17:30.** [1]")
+    """A visit fact says "09:00–17:00" where the corpus said "de 9h à 17h": the fact is held."""
+    assert holds_facts([["de 9h à 17h"]], "**The Museum, low season: 09:00–17:00.** [1]")
+    assert not holds_facts([["de 9h à 17h"]], "**The Museum, low season: 09:00–16:30.** [1]")
 
 
 @pytest.mark.parametrize(
