@@ -28,12 +28,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from agents.answer.qualifiers import months_between, months_covered
+from agents.answer.qualifiers import months_covered
 from agents.answer.sentences import Candidate, Need, met, needs_of
 from agents.answer.visitor_terms import concept_name, found_in
 from agents.answer.word_translation import translations
 from agents.reading.question_parts import concepts_and_words, part_kinds
-from agents.visit_calendar.rules import load_calendar, month_day
+from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
+from agents.visit_calendar.rules import load_calendar
 from rag.answer_types import AnswerType, type_match
 from rag.embeddings import PassageVectorCache
 
@@ -42,7 +43,6 @@ Embed = Callable[[Sequence[str]], np.ndarray]
 ANSWER_THRESHOLD, SEARCH_MORE_BELOW, ANSWERABLE_FROM = 0.55, 0.8, 0.375
 QUOTED_PER_PART, CLOSE_TO_BEST = 3, 0.7  # quoted: the best sentences scoring within 70 % of the first
 WEIGHTS = {"dense": 0.75, "needs": 0.75, "type": 0.25, "months": 0.5, "retrieval": 0.1}
-SEASONS = {"high season": "high", "low season": "low"}  # glossary concept -> the calendar's season
 DENSE_FLOOR, DENSE_SPAN = 0.75, 0.15  # e5 cosines: 0.75 says little, 0.90 is a close paraphrase
 EMBEDDED_PER_PART, EMBEDDED_MAX = 6, 16
 OWN_LANGUAGE = 0.1  # how far ahead a sentence in the visitor's language is ranked
@@ -102,7 +102,7 @@ def months_fit(asked: set[int], candidate: Candidate) -> float:
     text = f"{candidate.label} {candidate.text}"
     named = months_covered(text)
     for concept, _, _ in found_in(text, [candidate.language]):
-        if season := SEASONS.get(concept_name(concept)):
+        if season := CALENDAR_SEASONS.get(concept_name(concept)):
             named |= _season_months(season)
     return 0.0 if not named else 1.0 if named & asked else -1.0
 
@@ -110,11 +110,7 @@ def months_fit(asked: set[int], candidate: Candidate) -> float:
 @lru_cache(maxsize=4)
 def _season_months(name: str) -> frozenset[int]:
     """The months a season of the visit calendar spans, whole or in part."""
-    months: set[int] = set()
-    for season in load_calendar().seasons:
-        if season.name == name:
-            months |= months_between(month_day(season.starts)[0], month_day(season.ends)[0])
-    return frozenset(months)
+    return season_months(load_calendar(), name)
 
 
 def read_parts(

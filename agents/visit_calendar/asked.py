@@ -66,17 +66,15 @@ def aspects_asked(text: str, language: str, dated: bool = False) -> list[str]:
     return [aspect for aspect in ASPECTS if aspect in asked]
 
 
-# The months a season of the year names (northern hemisphere), and the calendar's own seasons, by
-# the glossary's concept naming them.
+# The months a season of the year names (northern hemisphere), by the glossary's concept naming it.
 YEAR_SEASONS = {"winter": {12, 1, 2}, "spring": {3, 4, 5}, "summer": {6, 7, 8}, "autumn": {9, 10, 11}}
-CALENDAR_SEASONS = {"high season": "high", "low season": "low"}
 
 
 def months_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[int]:
     """The months ``text`` asks about: named ("en juillet"), or as a season ("in winter", "en
     basse saison"); none when it names none."""
     from agents.answer.visitor_terms import concept_name, found_in
-    from agents.visit_calendar.facts import season_months
+    from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
 
     months = set(months_covered(text))
     for concept, _, _ in found_in(text, [language, "en"]):

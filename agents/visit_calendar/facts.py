@@ -8,6 +8,7 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from agents.answer.qualifiers import months_between
 from agents.visit_calendar.rules import (
     Calendar,
     ClosedDates,
@@ -21,6 +22,7 @@ from agents.visit_calendar.rules import (
 )
 
 R = TypeVar("R", bound=Rule)
+CALENDAR_SEASONS = {"high season": "high", "low season": "low"}  # the glossary's concept -> a season
 Aspect = Literal["hours", "closed", "holidays", "free", "price"]
 ASPECTS: tuple[Aspect, ...] = ("hours", "closed", "holidays", "free", "price")
 
@@ -61,14 +63,10 @@ def place_facts(
     )
 
 
-def season_months(calendar: Calendar, name: str) -> set[int]:
+def season_months(calendar: Calendar, name: str) -> frozenset[int]:
     """The months a season of ``calendar`` spans, whole or in part."""
-    months: set[int] = set()
-    for season in calendar.seasons:
-        if season.name == name:
-            first, last = month_day(season.starts)[0], month_day(season.ends)[0]
-            months |= {(first - 1 + step) % 12 + 1 for step in range((last - first) % 12 + 1)}
-    return months
+    spans = [(month_day(s.starts)[0], month_day(s.ends)[0]) for s in calendar.seasons if s.name == name]
+    return frozenset(month for first, last in spans for month in months_between(first, last))
 
 
 def _holds_in(rule: Rule, calendar: Calendar, months: set[int]) -> bool:
