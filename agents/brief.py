@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from agents.reading.request import TurnRequest
-from agents.tools.results import ToolOutcome
+from agents.tool_results import ToolOutcome
 from rag.passage import Passage
 
 BRIEF_KEY = "agent_brief"

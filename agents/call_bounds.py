@@ -4,7 +4,7 @@ The HTTP clients' timeout is per read: a provider sending a token a second never
 a provider sending 30 MB is read whole. :class:`BoundedChatModel` sits in front of the retrying
 model built by :mod:`agents.llm` and watches every chunk: past the deadline or the size it stops
 reading and closes the provider's stream (closing the generator closes its HTTP response), then
-raises a :class:`~agents.llm.ProviderError`, so the turn ends like any provider failure: one
+raises a :class:`~agents.provider_errors.ProviderError`, so the turn ends like any provider failure: one
 sentence in the visitor's language, the question kept in the thread. A call too long for the
 size ends the turn too, rather than showing a cut answer: an answer that size is a provider gone
 wrong, not one a visitor can read.
@@ -25,7 +25,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import BaseModel, ConfigDict
 
 from agents.config import AgentSettings
-from agents.llm import ProviderError
+from agents.provider_errors import ProviderError
 
 
 class CallBounds(BaseModel):

@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents.checkpoints import CheckpointStoreError
     from agents.eval_questions import QuestionFileError
-    from agents.llm import ProviderError
+    from agents.provider_errors import ProviderError
     from rag.errors import USER_ERRORS, error_sentence
 
     args = build_parser().parse_args(argv)

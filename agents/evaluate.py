@@ -9,11 +9,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from agents.answer.citations import CITATION_GROUP, cited_numbers
-from agents.answer.qualifiers import weekdays_named
 from agents.answer.value_extract import extract_values, text_readings
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
+from rag.lexicon.calendar_names import weekdays_named
 
 _HEADLINE = re.compile(r"^\*\*([^*\n]+)\*\*(.*)$", re.MULTILINE)  # a line that opens in bold
 # A curly quotation runs to the last closing mark of its line: quoted passages quote titles in turn.

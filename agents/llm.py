@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import httpx
 import tenacity
@@ -31,12 +31,13 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import BaseModel, ConfigDict, SecretStr
 
+from agents.call_bounds import CallBounds, with_bounds
 from agents.config import AgentSettings
+from agents.provider_errors import FailureKind, ProviderError
 from rag.redact import redact_client_logs, redact_text, redact_url
 
 logger = logging.getLogger(__name__)
 
-FailureKind = Literal["rate_limited", "server_error", "timeout", "unreachable", "rejected", "malformed"]
 RETRYABLE: frozenset[FailureKind] = frozenset({"rate_limited", "server_error", "timeout", "unreachable"})
 API_NAMES = {"mistral": "Mistral", "openai": "OpenAI"}
 # One sentence per failure: what happened, then what the user can do about it.
@@ -59,25 +60,6 @@ _MESSAGES: dict[str, str] = {
 }
 OfflineFactory = Callable[[AgentSettings], BaseChatModel]
 _OpenedAsyncStream = tuple[ChatGenerationChunk | None, AsyncIterator[ChatGenerationChunk]]
-
-
-class ProviderError(RuntimeError):
-    """A chat provider failed; ``str(error)`` is one sentence telling the user what to do next."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        provider: str,
-        kind: FailureKind | Literal["not_configured"],
-        status_code: int | None = None,
-        attempts: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.provider = provider
-        self.kind = kind
-        self.status_code = status_code
-        self.attempts = attempts
 
 
 def _status_code(error: BaseException) -> int | None:
@@ -491,7 +473,6 @@ def build_chat_model(settings: AgentSettings, offline_factory: OfflineFactory | 
             )
         return offline_factory(settings)
     redact_client_logs()
-    from agents.call_bounds import CallBounds, with_bounds  # it builds on this module's errors
 
     server, arguments = _provider_arguments(settings)
     policy = _policy(settings, server)

@@ -19,8 +19,10 @@ from agents.deps import AgentDeps
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
 from agents.insights.store import LoggedQuestion, QuestionLog
-from agents.llm import ProviderError, build_chat_model
+from agents.llm import build_chat_model
 from agents.official.search import OfficialFirstSearcher
+from agents.offline import OfflineChatModel
+from agents.provider_errors import ProviderError
 from agents.retention import forget_old_threads, keep_latest_checkpoints
 from agents.thread_rules import failed_turn_note, unfinished
 from agents.tools.catalog import VisitorTools
@@ -142,8 +144,6 @@ class AgentService:
 
     def _offline_model(self, settings: AgentSettings) -> BaseChatModel:
         """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
-        from agents.offline import OfflineChatModel
-
         return OfflineChatModel(embedder=self.retriever.embedder, word_seconds=settings.offline_word_seconds)
 
     def close(self) -> None:

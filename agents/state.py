@@ -17,8 +17,8 @@ from agents.answer.model import Answer, CheckedValue, Citation
 from agents.evidence import add_passages
 from agents.reading.request import KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
 from agents.schemas import Critique
+from agents.tool_results import ToolOutcome
 from agents.tools.knowledge_base import KnowledgeBaseResult
-from agents.tools.results import ToolOutcome
 from agents.trace import (
     AgentStep,
     AnswerStep,

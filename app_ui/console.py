@@ -18,7 +18,7 @@ from agents.events import ErrorOccurred
 from agents.service import AgentService
 from app_ui.accessibility import console_accessibility
 from app_ui.calendar_view import render_visit_calendar
-from app_ui.conversation import get_service, load_service, stream_answer
+from app_ui.conversation import stream_answer
 from app_ui.insights import render_insights
 from app_ui.labels import Labels
 from app_ui.login_guard import LoginGuard, client_address
@@ -33,6 +33,7 @@ from app_ui.presenters import (
     visited_nodes,
 )
 from app_ui.session import ensure_session, render_answer, render_question, start_session, take_question
+from app_ui.shared_service import get_service, load_service
 from app_ui.support import (
     CONSOLE_CLOSED,
     INDEXING_ERRORS,

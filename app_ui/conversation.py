@@ -1,4 +1,4 @@
-"""The shared agent service and a turn answered live, for both pages.
+"""A turn answered live, for both pages.
 
 The visitor page shows the answer, its sources and their passages in the visitor's language; the
 operator console shows the same, plus the live steps, file paths and the trace inspector.
@@ -14,33 +14,13 @@ import streamlit as st
 
 from agents.events import AgentEvent, AnswerToken, NodeStarted
 from agents.service import AgentService
-from app_ui import support
 from app_ui.labels import Labels
 from app_ui.presenters import Turn, running_label
 from app_ui.session import render_answer
 from app_ui.stream_drawing import StreamDrawing
-from app_ui.support import SERVICE_ERRORS, error_message, service_key, stream_turn
-from rag.redact import redact_text
+from app_ui.support import stream_turn
 
 logger = logging.getLogger(__name__)
-
-
-@st.cache_resource(show_spinner=False)
-def get_service(key: str) -> AgentService:
-    """One service per configuration, shared by every browser session (threads keep them apart)."""
-    return support.build_service()
-
-
-def load_service() -> tuple[AgentService | None, str | None]:
-    """The shared service, or the sentence saying why there is none."""
-    try:
-        return get_service(service_key()), None
-    except SERVICE_ERRORS as error:
-        return None, error_message(error)
-    except Exception as error:  # noqa: BLE001 - a page never shows a traceback, which could hold secrets
-        reason = redact_text(f"{type(error).__name__}: {error}")
-        logger.error("The assistant could not be started: %s", reason)
-        return None, f"The assistant could not be started ({reason}): see the app's log and the settings."
 
 
 def stream_answer(

@@ -26,7 +26,7 @@ def _verdicts() -> dict[str, str]:
 
 def _store(turn_id: str, verdict: Feedback, comment: str | None = None) -> None:
     """Write the verdict into the questions log (the service's, shared by every session)."""
-    from app_ui.conversation import load_service
+    from app_ui.shared_service import load_service
 
     service, _ = load_service()
     if service is None or service.questions is None:

@@ -8,11 +8,12 @@ language itself (the reply language) stays ``pt``.
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from typing import Any
 
 from rag.config import PROJECT_ROOT
+from rag.lexicon.languages import locale_parts
+from rag.lexicon.stores import read_store
 
 LABELS_FILE = PROJECT_ROOT / "data" / "app" / "labels.toml"
 # A local file: a ":material/…" page icon makes the browser fetch it from fonts.gstatic.com.
@@ -22,8 +23,7 @@ FALLBACK = "en"
 
 @cache
 def _tables() -> dict[str, dict[str, Any]]:
-    with LABELS_FILE.open("rb") as handle:
-        return tomllib.load(handle)
+    return read_store(LABELS_FILE)
 
 
 def ui_languages() -> list[str]:
@@ -36,17 +36,10 @@ def regional_variants() -> list[str]:
     return [name for name in _tables() if "-" in name]
 
 
-def _locale_parts(locale: str | None) -> tuple[str, str]:
-    """``"pt_br"`` -> ``("pt", "BR")``; a script subtag (``zh-Hans-CN``) keeps only the region."""
-    parts = str(locale or "").replace("_", "-").split("-")
-    regions = [part for part in parts[1:] if len(part) == 2 or part.isdigit()]
-    return parts[0].lower(), (regions[-1].upper() if regions else "")
-
-
 def ui_language(browser_locale: str | None, last_question_language: str | None = None) -> str:
     """The page's language: the last question's when known, else the browser's, else English."""
     for candidate in (last_question_language, browser_locale):
-        code = _locale_parts(candidate)[0]
+        code = locale_parts(candidate)[0]
         if code in ui_languages():
             return code
     return FALLBACK
@@ -55,7 +48,7 @@ def ui_language(browser_locale: str | None, last_question_language: str | None =
 def ui_locale(language: str, browser_locale: str | None) -> str:
     """The labels' locale: the browser's region when it speaks ``language`` and a table exists for
     that region (``pt`` in a ``pt-BR`` browser reads ``pt-BR``), else the language itself."""
-    code, region = _locale_parts(browser_locale)
+    code, region = locale_parts(browser_locale)
     variant = f"{language}-{region}"
     return variant if code == language and region and variant in regional_variants() else language
 

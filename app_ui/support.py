@@ -19,7 +19,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 from agents.checkpoints import CheckpointStoreError
 from agents.config import AgentSettings
 from agents.events import AgentEvent, ErrorOccurred
-from agents.llm import ProviderError
+from agents.provider_errors import ProviderError
 from agents.service import AgentService
 from agents.tools.knowledge_base import build_knowledge_base_tool
 from app_ui.login_guard import local_browser

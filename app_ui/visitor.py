@@ -80,7 +80,7 @@ def _open_conversation() -> None:
     wanted = valid_thread_id(st.query_params.get(PARAMETER))
     if wanted is not None:
         with st.spinner(Labels(ui_language(st.context.locale), st.context.locale)["loading"]):
-            from app_ui.conversation import load_service
+            from app_ui.shared_service import load_service
 
             service, _ = load_service()
         turns = stored_turns(service.graph, wanted) if service is not None else []
@@ -141,7 +141,7 @@ def visitor_page() -> None:
     # The agent (LangGraph, Chroma, the embedder) is imported and loaded only now, after the page
     # is drawn: a visitor reads the title and examples while it loads.
     with st.spinner(labels["loading"]):
-        from app_ui.conversation import load_service
+        from app_ui.shared_service import load_service
         from app_ui.support import settings_summary, stream_turn
 
         service, problem = load_service()

@@ -16,8 +16,9 @@ from rag.filters import SearchFilters
 from rag.fusion import reciprocal_rank_fusion
 from rag.indexer import location_of
 from rag.language import detect_language
+from rag.lexicon.glossary import load_glossary
 from rag.passage import Passage
-from rag.query_expansion import expand_query, load_glossary
+from rag.query_expansion import expand_query
 from rag.rerank import Reranker
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import ChunkStore, open_client

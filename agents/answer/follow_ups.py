@@ -10,7 +10,6 @@ declined answer, or one about no known topic (a greeting, the weather), gets non
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -20,6 +19,7 @@ from pydantic import BaseModel, Field
 from agents.answer.model import Answer
 from rag.config import PROJECT_ROOT
 from rag.lexicon.folding import fold_accents
+from rag.lexicon.stores import read_store
 
 FOLLOW_UPS_FILE = PROJECT_ROOT / "data" / "follow_ups.toml"
 MAX_SUGGESTIONS = 3
@@ -46,8 +46,7 @@ class TopicTable(BaseModel):
 @cache
 def load_topics(path: Path = FOLLOW_UPS_FILE) -> dict[str, Topic]:
     """The topics of ``path`` by id, in the file's order."""
-    with path.open("rb") as handle:
-        table = TopicTable.model_validate(tomllib.load(handle))
+    table = TopicTable.model_validate(read_store(path))
     return {topic.id: topic for topic in table.topic}
 
 

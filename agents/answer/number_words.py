@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from num2words import num2words
 
 from agents.answer import value_grammar as grammar
+from rag.lexicon.folding import fold_in_place
 
 WORD_LANGUAGES = ("en", "fr", "es", "de", "it", "pt", "nl")  # num2words has no Chinese; CJK: Unicode
 _LETTER = r"[^\W\d_]"
@@ -43,7 +44,7 @@ def spelled_numbers() -> dict[str, int]:
                 words = num2words(number, lang=language, to=kind)
             except (NotImplementedError, OverflowError, ValueError):
                 continue
-            key = " ".join(re.split(r"[\s,-]+", grammar.fold(words).strip()))
+            key = " ".join(re.split(r"[\s,-]+", fold_in_place(words).strip()))
             if key and not any(char.isdigit() for char in key):
                 table.setdefault(key, number)
     return table

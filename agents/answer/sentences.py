@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from rag.bm25 import tokenizer_for
 from rag.language import detect_language
 from rag.lexicon.folding import fold
+from rag.lexicon.glossary import Concept
 from rag.passage import Passage
-from rag.query_expansion import Concept
 from rag.sentences import labelled_sentences
 
 Need = frozenset[tuple[str, ...]]  # met by any of its terms, a term being a tuple of stems

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agents.answer import number_words
 from agents.answer import value_grammar as grammar
+from rag.lexicon.folding import fold_in_place
 
 ValueKind = Literal[
     "date", "count", "price", "hours", "distance", "duration", "phone", "age", "area", "percent"
@@ -100,7 +101,7 @@ def text_readings(text: str) -> frozenset[Reading]:
 def _scan(text: str) -> tuple[list[_Found], list[str]]:
     """The values of ``text`` in order, and the numbers no value holds (as keys); numbers written
     in words are read as digits, and kept where they state an amount, a time or a year."""
-    folded = _LINK.sub(_blank, grammar.fold(text))
+    folded = _LINK.sub(_blank, fold_in_place(text))
     digitised = number_words.digitise(folded)
     scanned = digitised.text if digitised else folded
     found = [value for match in grammar.scan_pattern().finditer(scanned) if (value := _read(match))]

@@ -1,7 +1,7 @@
 """How the nine visitor languages write a value: one regular expression per written form.
 
 Each form is a named alternative of one pattern scanned once over accent-folded, lower-case text
-(``rag.cleaning.fold_accents`` character by character, so no-break and thin spaces read as spaces
+(``rag.lexicon.folding.fold_in_place``: character by character, so no-break and thin spaces read as spaces
 and offsets stay those of the original). Forms are tried in order at each position, so the more
 specific one wins: "1 h 30 min" is a duration before "1 h 30" can be a clock time, "9.30 uur" a
 clock time before "uur" can be hours of duration, "1 670 m" a distance before "1 670" can be a count.
@@ -21,7 +21,7 @@ from babel.dates import get_month_names
 from babel.numbers import get_currency_symbol
 from babel.units import format_unit
 
-from rag.lexicon.folding import fold_accents
+from rag.lexicon.folding import fold_accents, fold_in_place
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 # A number never starts inside a word or another number ("1 670" is never read as "670").
@@ -71,7 +71,7 @@ def currency_symbols() -> dict[str, str]:
     for code in CURRENCIES:
         claims.setdefault(code.lower(), set()).add(code)
         for language in (*SUPPORTED_LANGUAGES, "pt_BR", "en_CA", "en_AU"):
-            claims.setdefault(fold(get_currency_symbol(code, locale=language)), set()).add(code)
+            claims.setdefault(fold_in_place(get_currency_symbol(code, locale=language)), set()).add(code)
     return {symbol: next(iter(codes)) for symbol, codes in claims.items() if len(codes) == 1}
 
 
@@ -82,7 +82,7 @@ def percent_words() -> tuple[str, ...]:
     words = {"%", "％"}
     for language in SUPPORTED_LANGUAGES:
         for length in ("long", "short", "narrow"):
-            written = fold(format_unit(5, "concentr-percent", length=length, locale=language))
+            written = fold_in_place(format_unit(5, "concentr-percent", length=length, locale=language))
             word = written.replace("5", "").strip(" \u00a0")
             if word and "concentr" not in word:
                 words.add(word)
@@ -314,20 +314,3 @@ def lone_number() -> re.Pattern[str]:
 def range_connector() -> re.Pattern[str]:
     """What stands between the two ends of a range."""
     return re.compile(rf" ?{CONNECTOR} ?")
-
-
-class _FoldTable(dict[int, str]):
-    """Per character fold for ``str.translate``: one character stays one character."""
-
-    def __missing__(self, code: int) -> str:
-        folded = fold_accents(chr(code))
-        self[code] = value = folded if len(folded) == 1 else chr(code)
-        return value
-
-
-_FOLD = _FoldTable()
-
-
-def fold(text: str) -> str:
-    """``text`` lower-case without accents, each character in its place (offsets are kept)."""
-    return text.translate(_FOLD)

@@ -10,8 +10,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCa
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
 from agents.history_budget import within_budget
-from agents.llm import ProviderError
 from agents.prompts import language_name, render
+from agents.provider_errors import ProviderError
 from agents.state import AgentState
 from agents.thread_rules import sendable
 from agents.trace import AgentStep, ToolCallRecord, elapsed_ms

@@ -12,8 +12,9 @@ from pydantic import BaseModel, ValidationError
 from agents.brief import Brief, Node, briefed_system
 from agents.deps import AgentDeps
 from agents.evidence import rendered
-from agents.llm import ProviderError, without_streaming
+from agents.llm import without_streaming
 from agents.prompts import language_name, render
+from agents.provider_errors import ProviderError
 from agents.schemas import Critique, GapAnalysis, tagged
 from agents.state import AgentState
 from agents.trace import CritiqueStep, GapStep, elapsed_ms

@@ -19,12 +19,12 @@ from agents.answer.verify import checked_values, verify_values
 from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
 from agents.evidence import cited_by_number, rendered
-from agents.llm import ProviderError
-from agents.offline.phrases import phrases, replies
 from agents.prompts import language_name, render
+from agents.provider_errors import ProviderError
 from agents.schemas import tagged
 from agents.state import AgentState
 from agents.trace import AnswerStep, elapsed_ms
+from rag.lexicon.phrases import phrases, replies
 
 ANSWER_KIND_KEY = "answer_kind"  # a model may say which kind of answer it wrote (the offline one does)
 

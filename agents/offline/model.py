@@ -23,6 +23,8 @@ from pydantic import PrivateAttr
 
 from agents.brief import Brief, read_brief
 from agents.offline import reply, router
+from agents.reading.intent import default_embedder, intent_index
+from agents.reading.read import read_conversation
 from agents.reading.request import TurnRequest
 from rag.embeddings import PassageVectorCache
 
@@ -77,9 +79,6 @@ class OfflineChatModel(BaseChatModel):
     def _read(self, messages: Sequence[BaseMessage], language: str) -> TurnRequest:
         """The last turn's request, read here when the brief carries none (a caller outside the
         graph): every visitor message in turn, with the knowledge base's default embedder if none."""
-        from agents.reading.intent import default_embedder, intent_index  # reading uses offline's words
-        from agents.reading.read import read_conversation
-
         embedder = self.embedder if self.embedder is not None else default_embedder()
         humans = [m.text for m in messages if isinstance(m, HumanMessage)]
         return read_conversation(humans, intent_index(embedder.embed_queries), language or None)

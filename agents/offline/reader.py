@@ -28,15 +28,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from agents.answer.qualifiers import months_covered
 from agents.answer.sentences import Candidate, Need, met, needs_of
-from agents.answer.visitor_terms import concept_name, found_in
-from agents.answer.word_translation import translations
+from agents.offline.word_translation import translations
 from agents.reading.question_parts import concepts_and_words, part_kinds
 from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
 from agents.visit_calendar.rules import load_calendar
 from rag.answer_types import AnswerType, type_match
 from rag.embeddings import PassageVectorCache
+from rag.lexicon.calendar_names import months_covered
+from rag.lexicon.concepts import concept_name, found_in
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 

@@ -10,19 +10,20 @@ from babel.lists import format_list
 
 from agents.answer import sentences
 from agents.answer.model import AnswerKind
-from agents.answer.visitor_terms import is_estate_place
 from agents.brief import Brief
 from agents.language import reply_language
 from agents.offline import reader
 from agents.offline.answerability import answerability
-from agents.offline.phrases import Cues, phrases, replies
 from agents.reading import slots
+from agents.reading.asked import answered_by_calendar, calendar_settled
 from agents.reading.question_parts import concepts_and_words, question_parts
 from agents.tools.gazetteer import Gazetteer, Place
-from agents.visit_calendar.asked import answered_by_calendar, calendar_settled
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
+from rag.lexicon.concepts import is_estate_place
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.phrases import phrases, replies
+from rag.lexicon.terms import TermMatcher
 from rag.passage import OFFICIAL_COLLECTION, VISIT_FACTS_COLLECTION
 
 CALENDAR_TOOL = "get_visit_calendar"
@@ -62,7 +63,7 @@ class Reading:
         journey = bool(brief.request and "travel" in brief.request.topics)
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
             places = other_places(part.part, asked_in, journey)  # once per part, not per sentence
-            sites = [Cues([site]) for site in slots.named_sites(part.part, asked_in)]  # "Museu Rodin"
+            sites = [TermMatcher([site]) for site in slots.named_sites(part.part, asked_in)]  # "Museu Rodin"
             if places or sites:
                 part.ranked = [
                     (score, c) for score, c in part.ranked

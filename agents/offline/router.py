@@ -18,13 +18,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from agents.answer.qualifiers import months_covered
-from agents.answer.visitor_terms import concept_name, found_in, is_estate_place, roles
-from agents.offline.phrases import cues, fold, phrases, replies
 from agents.reading import slots
-from agents.reading.question_parts import question_parts
-from agents.reading.request import TurnRequest
-from agents.visit_calendar.asked import (
+from agents.reading.asked import (
     aspects_asked,
     months_asked,
     names_offer,
@@ -33,6 +28,11 @@ from agents.visit_calendar.asked import (
     places_asked,
     tickets_named,
 )
+from agents.reading.question_parts import question_parts
+from agents.reading.request import TurnRequest
+from rag.lexicon.calendar_names import months_covered
+from rag.lexicon.concepts import concept_name, found_in, is_estate_place, roles
+from rag.lexicon.phrases import cues, fold, phrases, replies
 
 Call = tuple[str, dict[str, Any]]
 RULE_OF_DAYS = "first sunday"  # the glossary's concept of a day said by a rule, not a date

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.answer.visitor_terms import concept_name, found_in, roles, subject_kind
 from agents.reading.request import (
     KnowledgeBaseSlots,
     Topic,
@@ -18,6 +17,7 @@ from agents.reading.request import (
     TurnRequest,
     WeatherSlots,
 )
+from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
 
 DEICTIC = "there"  # what a turn says for an origin it leaves to the conversation
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +20,7 @@ import numpy as np
 
 from agents.reading.request import TOPICS, Topic
 from rag.config import PROJECT_ROOT
+from rag.lexicon.stores import read_store
 
 logger = logging.getLogger(__name__)
 
@@ -65,8 +65,7 @@ class TopicScores:
 
 def load_examples(path: Path = INTENTS_FILE) -> tuple[tuple[Topic, str], ...]:
     """Every description and example of the intents file, with its topic."""
-    with path.open("rb") as file:
-        data = tomllib.load(file)
+    data = read_store(path)
     return tuple(
         (topic, text)
         for topic in TOPICS

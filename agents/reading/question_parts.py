@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.answer.visitor_terms import concept_name, found_in, is_subject, roles, topics
-from agents.offline.phrases import phrases, word_set
 from rag.answer_types import AnswerType, expected_types
 from rag.bm25 import tokenizer_for
+from rag.lexicon.concepts import concept_name, found_in, is_subject, roles, topics
 from rag.lexicon.folding import blanked, fold, folded_positions
+from rag.lexicon.glossary import Concept, load_glossary
+from rag.lexicon.phrases import phrases, word_set
 from rag.lexicon.scripts import HAN, KATAKANA, UNSPACED_CHARACTER
-from rag.query_expansion import Concept, load_glossary
 
 MAX_PARTS = 6
 _WORD = re.compile(r"\w+(?:['-]\w+)*")

@@ -5,19 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.answer.visitor_terms import (
-    concept_name,
-    found_in,
-    is_estate_place,
-    is_qualifier,
-    is_subject,
-    roles,
-    subject_kind,
-    unambiguous_in,
-)
 from agents.language import read_language
-from agents.offline.phrases import Cues
 from agents.reading import slots
+from agents.reading.asked import asks_calendar
 from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
 from agents.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
 from agents.reading.question_parts import content_words, part_kinds, question_parts
@@ -30,9 +20,19 @@ from agents.reading.request import (
     WeatherSlots,
 )
 from agents.tools.travel import parse_mode
-from agents.visit_calendar.asked import asks_calendar
+from rag.lexicon.concepts import (
+    concept_name,
+    found_in,
+    is_estate_place,
+    is_qualifier,
+    is_subject,
+    roles,
+    subject_kind,
+    unambiguous_in,
+)
 from rag.lexicon.folding import fold
 from rag.lexicon.scripts import UNSPACED_CHARACTER
+from rag.lexicon.terms import TermMatcher
 from rag.lexicon.transport import MODE_WORDS
 
 PLACE_BONUS = 0.02  # a part naming where a journey could start leans that much towards travel
@@ -216,13 +216,13 @@ def _unspaced_topic_size(rest: str, language: str) -> int:
 
 def _without_slots(message: str, language: str, said: Said) -> str:
     """The message with its day, places, modes and "from there" blanked out."""
-    spans = Cues([said.day] if said.day else []).find(message)
+    spans = TermMatcher([said.day] if said.day else []).find(message)
     spans += slots.lexicon_cues("deictic_origins", language).find(message)
-    spans += Cues(w for words in MODE_WORDS.values() for w in words if UNSPACED_CHARACTER.search(w)).find(
-        message
-    )
+    spans += TermMatcher(
+        w for words in MODE_WORDS.values() for w in words if UNSPACED_CHARACTER.search(w)
+    ).find(message)
     names = [m.spelling for m in slots.places_in(message)]
-    spans += Cues(names).find(message)
+    spans += TermMatcher(names).find(message)
     text = list(message)
     for start, end in spans:
         text[start:end] = " " * (end - start)

@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.answer.visitor_terms import concept_name, found_in
-from agents.offline.phrases import Cues, phrases
 from agents.reading.request import TravelMode
 from agents.tools.dates import EXTRA_DAY_OFFSETS, WEEKEND_WORDS
 from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
 from agents.tools.travel import parse_mode
 from agents.tools.weather_places import built_in_place
 from rag.config import PROJECT_ROOT
+from rag.lexicon.concepts import concept_name, found_in
 from rag.lexicon.folding import blanked, fold, folded_positions
 from rag.lexicon.holidays import holiday_day
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.phrases import phrases
 from rag.lexicon.scripts import UNSPACED_CHARACTER
+from rag.lexicon.stores import read_store
+from rag.lexicon.terms import TermMatcher
 
 SLOTS_FILE = PROJECT_ROOT / "data" / "offline" / "slots.toml"
 GAZETTEER_FILE = PROJECT_ROOT / "data" / "travel" / "gazetteer.json"
@@ -92,10 +93,8 @@ class PlaceMention:
         return self.place.rank > 1
 
 
-@lru_cache(maxsize=1)
 def _lexicon() -> dict[str, dict[str, list[str]]]:
-    with SLOTS_FILE.open("rb") as file:
-        return tomllib.load(file)
+    return read_store(SLOTS_FILE)
 
 
 def lexicon(table: str, language: str) -> list[str]:
@@ -105,9 +104,9 @@ def lexicon(table: str, language: str) -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def lexicon_cues(table: str, language: str) -> Cues:
+def lexicon_cues(table: str, language: str) -> TermMatcher:
     """A matcher for :func:`lexicon`'s words."""
-    return Cues(lexicon(table, language))
+    return TermMatcher(lexicon(table, language))
 
 
 @lru_cache(maxsize=1)
@@ -117,7 +116,7 @@ def gazetteer() -> Gazetteer:
 
 
 @lru_cache(maxsize=1)
-def _day_words() -> Cues:
+def _day_words() -> TermMatcher:
     """Day words of the nine languages: dateparser's relative days and weekday names, and the
     weather tool's additions (weekends, "ce soir", "dopodomani"...)."""
     from dateparser.languages.loader import default_loader
@@ -129,7 +128,7 @@ def _day_words() -> Cues:
         relative = info.get("relative-type", {})
         words += [w for key in ("0 day ago", "in 1 day", "in 2 day") for w in relative.get(key, [])]
         words += [w for day in weekdays for w in info.get(day, [])]
-    return Cues(
+    return TermMatcher(
         w
         for w in words
         if (UNSPACED_CHARACTER.search(w) and len(w) > 1 and "(" not in w) or len(w) >= MIN_LATIN_DAY_NAME
@@ -163,9 +162,9 @@ def day_spans(text: str) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=1)
-def day_modifiers() -> Cues:
+def day_modifiers() -> TermMatcher:
     """The words that say which occurrence of a day is meant ("prochain", "next", "来週")."""
-    return Cues(w for table in _lexicon()["day_modifiers"].values() for w in table)
+    return TermMatcher(w for table in _lexicon()["day_modifiers"].values() for w in table)
 
 
 def day_in(text: str) -> str | None:
@@ -363,7 +362,7 @@ def origin_in(text: str, language: str) -> str | None:
         return mentions[0].spelling
     if mentions:
         return None
-    named = Cues(m.spelling for m in places_in(text)).find(text)
+    named = TermMatcher(m.spelling for m in places_in(text)).find(text)
     rest = blanked(text, named)
     if close := gazetteer().find(_without_streets(rest)):  # a spelling off by a letter or two ("Inválidos")
         return None if close.rank == 0 else close.name
@@ -424,8 +423,8 @@ def opens_follow_up(text: str, language: str) -> bool:
 
 
 @lru_cache(maxsize=16)
-def _openers(language: str) -> Cues:
-    return Cues([*phrases()["connectors"].get(language, []), *lexicon("follow_up_openers", language)])
+def _openers(language: str) -> TermMatcher:
+    return TermMatcher([*phrases()["connectors"].get(language, []), *lexicon("follow_up_openers", language)])
 
 
 # Museums and palaces a visitor may name that neither the glossary nor the gazetteer knows

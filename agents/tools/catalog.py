@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 from langchain_core.tools import BaseTool
 
+from agents.tool_settings import ToolSettings
 from agents.tools.http import ToolHttpClient
-from agents.tools.settings import ToolSettings
 from agents.tools.travel import TravelService, build_travel_tool
 from agents.tools.visit_calendar import CalendarService, SourceTexts, build_calendar_tool
 from agents.tools.weather import WeatherService, build_weather_tool

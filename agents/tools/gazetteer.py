@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
 from rag.lexicon.folding import fold_latin_accents
 from rag.lexicon.scripts import CJK, CJK_CHARACTER
+from rag.lexicon.terms import holds_term
 
 logger = logging.getLogger(__name__)
 
@@ -69,8 +70,8 @@ class _Alias:
         return bool(CJK_CHARACTER.search(self.key))
 
     def found_in(self, text: str) -> bool:
-        """Whole words of ``text`` for Latin names; any substring for CJK names (no spaces there)."""
-        return self.key in text if self.cjk else f" {self.key} " in f" {text} "
+        """Whether normalised ``text`` holds the alias (the lexicon's one rule for word boundaries)."""
+        return holds_term(text, self.key)
 
 
 class Gazetteer:

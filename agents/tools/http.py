@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import tenacity
 
-from agents.tools.settings import ToolSettings
+from agents.tool_settings import ToolSettings
 
 logger = logging.getLogger(__name__)
 

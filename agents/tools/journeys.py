@@ -11,8 +11,8 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from agents.tool_settings import ToolSettings
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
-from agents.tools.settings import ToolSettings
 
 logger = logging.getLogger(__name__)
 

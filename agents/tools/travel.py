@@ -7,6 +7,8 @@ from typing import Literal
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from agents.tool_results import ToolResult
+from agents.tool_settings import ToolSettings
 from agents.tools.gazetteer import Gazetteer, Geocoder, Place, load_gazetteer, normalise
 from agents.tools.http import ToolHttpClient
 from agents.tools.journeys import (
@@ -24,10 +26,9 @@ from agents.tools.journeys import (
     road_times,
     transit_journeys,
 )
-from agents.tools.results import ToolResult
-from agents.tools.settings import ToolSettings
 from agents.tools.travel_phrases import kilometres, minutes, phrase, sentence
 from rag.lexicon.languages import UNSPACED_LANGUAGES, supported_language
+from rag.lexicon.terms import holds_term
 from rag.lexicon.transport import MODE_WORDS, TravelMode
 
 DESCRIPTION = (
@@ -104,8 +105,7 @@ def parse_mode(text: str | None) -> TravelMode | None:
     best: tuple[int, TravelMode | None] = (0, None)
     for mode, words in MODE_WORDS.items():
         for word in map(normalise, words):
-            found = word in query if not word.isascii() else f" {word} " in f" {query} "
-            if found and len(word) > best[0]:
+            if holds_term(query, word) and len(word) > best[0]:
                 best = (len(word), mode)
     return best[1]
 

@@ -1,25 +1,22 @@
-"""The weather tool's words in the nine visitor languages, read from ``data/weather/phrases.json``."""
+"""The weather tool's words in the nine visitor languages, read from ``data/weather/phrases.toml``."""
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from agents.tools.settings import DATA_DIR
+from agents.tool_settings import DATA_DIR
 from rag.lexicon.languages import supported_language
+from rag.lexicon.numbers import with_decimal_mark
+from rag.lexicon.stores import read_store
 
-PHRASES_FILE = DATA_DIR / "weather" / "phrases.json"
-_DECIMAL_COMMA = {"fr", "es", "de", "it", "pt", "nl"}
+PHRASES_FILE = DATA_DIR / "weather" / "phrases.toml"
 
 
-@functools.lru_cache(maxsize=4)
 def load_phrases(path: Path = PHRASES_FILE) -> dict[str, dict[str, Any]]:
     """Every language's block of phrases (read once per file)."""
-    data: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
-    return {code: block for code, block in data.items() if not code.startswith("_")}
+    return read_store(path)
 
 
 class Phrases:
@@ -39,7 +36,7 @@ class Phrases:
             text = text.rstrip("0").rstrip(".")
         if text == "-0":
             text = "0"
-        return text.replace(".", ",") if self.language in _DECIMAL_COMMA else text
+        return with_decimal_mark(text, self.language)
 
     def month(self, month: int) -> str:
         return str(self.block["months"][month - 1])

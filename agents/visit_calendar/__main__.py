@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.tools.settings import ToolSettings
+from agents.tool_settings import ToolSettings
 from agents.visit_calendar.check import corpus_texts, index_texts
 from agents.visit_calendar.choice import choose_calendar
 from agents.visit_calendar.jsonld import draft_calendar, to_toml

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import tomllib
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from agents.visit_calendar.rules import WEEKDAYS, Calendar, FreeDays, Hours, Pri
 from rag.config import PROJECT_ROOT
 from rag.lexicon.dates import day_label
 from rag.lexicon.languages import supported_language
+from rag.lexicon.stores import read_store
 
 PHRASES_FILE = PROJECT_ROOT / "data" / "calendar" / "phrases.toml"
 _SPACED_PERIOD = {"ja": "", "zh": ""}  # no space between sentences in Japanese and Chinese
@@ -26,8 +26,8 @@ _SPACED_PERIOD = {"ja": "", "zh": ""}  # no space between sentences in Japanese 
 
 @functools.lru_cache(maxsize=2)
 def load_phrases(path: Path = PHRASES_FILE) -> dict[str, dict[str, Any]]:
-    with path.open("rb") as file:
-        return tomllib.load(file)
+    """Every language's calendar phrases (read once per file)."""
+    return read_store(path)
 
 
 def headline(report: DayReport, calendar: Calendar, language: str | None, prices: bool = True) -> str:

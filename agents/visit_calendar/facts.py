@@ -8,7 +8,6 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from agents.answer.qualifiers import months_between
 from agents.visit_calendar.rules import (
     Calendar,
     ClosedDates,
@@ -20,6 +19,7 @@ from agents.visit_calendar.rules import (
     SpecialHours,
     month_day,
 )
+from rag.lexicon.calendar_names import months_between
 
 R = TypeVar("R", bound=Rule)
 CALENDAR_SEASONS = {"high season": "high", "low season": "low"}  # the glossary's concept -> a season

@@ -51,3 +51,20 @@ def blanked(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """``text`` with the characters inside ``spans`` (start, end) replaced by spaces, positions kept."""
     kept = list(spans)
     return "".join(" " if any(a <= i < b for a, b in kept) else c for i, c in enumerate(text))
+
+
+class _FoldTable(dict[int, str]):
+    """Per character fold for ``str.translate``: one character stays one character."""
+
+    def __missing__(self, code: int) -> str:
+        folded = fold_accents(chr(code))
+        self[code] = value = folded if len(folded) == 1 else chr(code)
+        return value
+
+
+_IN_PLACE = _FoldTable()
+
+
+def fold_in_place(text: str) -> str:
+    """``text`` lower-case without accents, each character in its place (offsets are kept)."""
+    return text.translate(_IN_PLACE)

@@ -15,7 +15,15 @@ LANGUAGE_NAMES = {
 }  # fmt: skip
 
 
+def locale_parts(tag: str | None) -> tuple[str, str]:
+    """A locale tag's language and region: "pt_br" -> ("pt", "BR"); a script subtag
+    ("zh-Hans-CN") is skipped, and a tag without a region has "" there."""
+    parts = str(tag or "").strip().replace("_", "-").split("-")
+    regions = [part for part in parts[1:] if len(part) == 2 or part.isdigit()]
+    return parts[0].lower(), (regions[-1].upper() if regions else "")
+
+
 def supported_language(tag: str | None, default: str = DEFAULT_LANGUAGE) -> str:
     """The supported language a locale tag names ("pt-BR" -> "pt", "zh_Hant" -> "zh"), else ``default``."""
-    code = (tag or "").strip().lower().replace("_", "-").split("-")[0]
+    code = locale_parts(tag)[0]
     return code if code in SUPPORTED_LANGUAGES else default

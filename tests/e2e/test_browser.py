@@ -291,7 +291,7 @@ def test_a_question_the_knowledge_base_does_not_answer_is_declined_with_related_
 ) -> None:
     from playwright.sync_api import expect
 
-    from agents.offline.phrases import replies
+    from rag.lexicon.phrases import replies
 
     declined = replies("fr")["abstain"].split("{url}")[0].strip()
     with _browser_page(chromium, viewport=DESKTOP, locale="fr-FR") as page:

@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage
 
 from agents.config import AgentSettings
 from agents.events import ErrorOccurred, FinalAnswer, NodeStarted, ToolCalled, ToolReturned
-from agents.llm import ProviderError
+from agents.provider_errors import ProviderError
 from agents.schemas import GapAnalysis
 from agents.service import AgentService
 from agents.thread_rules import FAILED_TURN_NOTE

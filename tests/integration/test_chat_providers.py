@@ -25,7 +25,8 @@ from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from agents.config import AgentSettings
-from agents.llm import ProviderError, build_chat_model
+from agents.llm import build_chat_model
+from agents.provider_errors import ProviderError
 from tests.fake_chat_server import (
     API_KEY,
     FakeChatServer,

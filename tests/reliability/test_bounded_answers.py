@@ -18,7 +18,8 @@ from pydantic import ValidationError
 
 from agents.config import AgentSettings
 from agents.events import AnswerToken, ErrorOccurred
-from agents.llm import ProviderError, build_chat_model
+from agents.llm import build_chat_model
+from agents.provider_errors import ProviderError
 from agents.service import AgentService
 from agents.thread_rules import FAILED_TURN_NOTE
 from app_ui.labels import Labels

@@ -13,8 +13,8 @@ from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from agents.brief import Brief, briefed_system
 from agents.offline import OfflineChatModel
 from agents.offline.answerability import Signals
-from agents.offline.phrases import PHRASES_FILE
 from agents.offline.reader import ANSWERABLE_FROM
+from rag.lexicon.phrases import PHRASES_FILE
 from rag.passage import Passage
 
 NEARBY = [

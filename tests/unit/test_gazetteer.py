@@ -7,10 +7,10 @@ from typing import Any
 import httpx
 import pytest
 
+from agents.tool_settings import DATA_DIR, ToolSettings
 from agents.tools.gazetteer import Gazetteer, Geocoder, load_gazetteer, normalise
 from agents.tools.http import ToolHttpClient
 from agents.tools.journeys import load_transport
-from agents.tools.settings import DATA_DIR, ToolSettings
 
 TRAVEL_DIR = DATA_DIR / "travel"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rag.query_expansion import DEFAULT_GLOSSARY, Concept, Glossary, expand_query, load_glossary
+from rag.lexicon.glossary import DEFAULT_GLOSSARY, Concept, Glossary, load_glossary
+from rag.query_expansion import expand_query
 
 
 def make_glossary() -> Glossary:

@@ -108,7 +108,7 @@ def test_an_invalid_checkpoint_url_is_refused_without_its_value(monkeypatch: pyt
 def test_a_time_or_weight_must_be_a_finite_number(
     monkeypatch: pytest.MonkeyPatch, variable: str, value: str
 ) -> None:
-    from agents.tools.settings import ToolSettings
+    from agents.tool_settings import ToolSettings
 
     monkeypatch.setenv(variable, value)
     settings = {"AGENT": AgentSettings, "RAG": RagSettings, "TOOLS": ToolSettings}[variable.split("_")[0]]
@@ -130,7 +130,7 @@ def test_a_time_or_weight_must_be_a_finite_number(
     ],
 )
 def test_a_timeout_has_a_sane_maximum(monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:
-    from agents.tools.settings import ToolSettings
+    from agents.tool_settings import ToolSettings
 
     monkeypatch.setenv(variable, value)
     settings = {"AGENT": AgentSettings, "RAG": RagSettings, "TOOLS": ToolSettings}[variable.split("_")[0]]

@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
+from agents.tool_settings import ToolSettings
 from agents.tools.http import ToolHttpClient
-from agents.tools.settings import ToolSettings
 from agents.tools.travel import TravelResult, TravelService, build_travel_tool, parse_mode
 
 OSRM = "http://127.0.0.1:5000"

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from agents.tool_settings import ToolSettings
 from agents.tools.dates import parse_visit_date
-from agents.tools.settings import ToolSettings
 from agents.tools.visit_calendar import CalendarService, build_calendar_tool
 from agents.visit_calendar.answer import headline
 from agents.visit_calendar.engine import day_at, days_at, french_public_holidays, paris_today

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools.settings import ToolSettings
+from agents.tool_settings import ToolSettings
 from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.check import check_calendar, corpus_texts
 from agents.visit_calendar.choice import choose_calendar

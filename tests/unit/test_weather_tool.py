@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from agents.tool_settings import DATA_DIR, ToolSettings
 from agents.tools.http import ToolHttpClient
-from agents.tools.settings import DATA_DIR, ToolSettings
 from agents.tools.weather import WeatherResult, WeatherService, build_weather_tool, load_climate_normals
 from agents.tools.weather_advice import conditions, visit_advice
 from agents.tools.weather_phrases import load_phrases

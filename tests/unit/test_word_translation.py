@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from agents.answer.sentences import candidates
-from agents.answer.word_translation import translations, word_vectors
 from agents.offline import reader
 from agents.offline.reader import read_parts
+from agents.offline.word_translation import translations, word_vectors
 from rag.embeddings import PassageVectorCache
 from rag.passage import Passage
 

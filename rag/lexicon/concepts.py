@@ -10,13 +10,13 @@ from the glossary file as written: the loaded glossary folds accents to match te
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from rag.config import PROJECT_ROOT
-from rag.query_expansion import Concept, load_glossary
+from rag.lexicon.glossary import Concept, load_glossary
+from rag.lexicon.stores import read_store
 
 ROLES_FILE = PROJECT_ROOT / "data" / "glossary" / "concept_roles.toml"
 
@@ -26,12 +26,10 @@ def concept_name(concept: Concept) -> str:
     return concept.terms.get("en", ("",))[0]
 
 
-@lru_cache(maxsize=1)
 def roles() -> dict[str, Any]:
     """The roles file: ``places``, ``offers``, ``visitors`` (the subjects), ``place_stand_ins``,
     ``question``, ``neutral``, ``qualifiers`` (lists of names) and ``asked_by``."""
-    with ROLES_FILE.open("rb") as file:
-        return tomllib.load(file)
+    return read_store(ROLES_FILE)
 
 
 def found_in(text: str, languages: Sequence[str]) -> list[tuple[Concept, int, int]]:

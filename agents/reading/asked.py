@@ -11,15 +11,19 @@ import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from agents.answer.qualifiers import months_covered
-from agents.tools.results import ToolOutcome
+from agents.reading.question_parts import concepts_and_words, unread_words
+from agents.reading.slots import day_modifiers, day_spans
+from agents.tool_results import ToolOutcome
 from agents.visit_calendar.answer import load_phrases
+from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
 from agents.visit_calendar.rules import CALENDAR_FILE, load_calendar
-
-if TYPE_CHECKING:
-    from agents.offline.phrases import Cues
+from rag.bm25 import tokenizer_for
+from rag.lexicon.calendar_names import months_covered
+from rag.lexicon.concepts import concept_name, found_in, roles, topics
+from rag.lexicon.folding import blanked
+from rag.lexicon.languages import UNSPACED_LANGUAGES
+from rag.lexicon.terms import TermMatcher
 
 DEFAULT_PLACE = "palace"
 _CONTEXT = re.compile(r"\s*\([^()]*\)\s*$")
@@ -35,7 +39,6 @@ def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[st
     """Each aspect ``text`` asks and where: the glossary's terms in its language or English. With a
     day or a month named, or asking when, asking to visit or to get in asks whether it is open and
     its hours ("can we visit the Palace on 1 May?", "until when can we get in in August?")."""
-    from agents.answer.visitor_terms import concept_name, found_in, roles  # reads offline's words
 
     asking = roles()["asked_by"]  # the glossary's concepts asking each aspect
     found = [(concept_name(concept), start, end) for concept, start, end in found_in(text, [language, "en"])]
@@ -51,11 +54,10 @@ def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[st
 
 
 @functools.lru_cache(maxsize=4)
-def _place_cues(path: Path) -> tuple[tuple[str, Cues], ...]:
-    from agents.offline.phrases import Cues
+def _place_cues(path: Path) -> tuple[tuple[str, TermMatcher], ...]:
 
     return tuple(
-        (key, Cues([*place.aliases, *place.names.values()]))
+        (key, TermMatcher([*place.aliases, *place.names.values()]))
         for key, place in load_calendar(path).places.items()
     )
 
@@ -73,8 +75,6 @@ YEAR_SEASONS = {"winter": {12, 1, 2}, "spring": {3, 4, 5}, "summer": {6, 7, 8}, 
 def months_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[int]:
     """The months ``text`` asks about: named ("en juillet"), or as a season ("in winter", "en
     basse saison"); none when it names none."""
-    from agents.answer.visitor_terms import concept_name, found_in
-    from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
 
     months = set(months_covered(text))
     for concept, _, _ in found_in(text, [language, "en"]):
@@ -120,18 +120,16 @@ def _ticket_names() -> dict[str, tuple[str, ...]]:
 
 
 @functools.lru_cache(maxsize=1)
-def _ticket_cues_by_key() -> tuple[tuple[str, Cues], ...]:
-    from agents.offline.phrases import Cues
+def _ticket_cues_by_key() -> tuple[tuple[str, TermMatcher], ...]:
 
-    return tuple((key, Cues(names)) for key, names in _ticket_names().items())
+    return tuple((key, TermMatcher(names)) for key, names in _ticket_names().items())
 
 
 @functools.lru_cache(maxsize=1)
-def ticket_cues() -> Cues:
+def ticket_cues() -> TermMatcher:
     """Any ticket name of the visit facts."""
-    from agents.offline.phrases import Cues
 
-    return Cues(name for names in _ticket_names().values() for name in names)
+    return TermMatcher(name for names in _ticket_names().values() for name in names)
 
 
 def tickets_named(text: str) -> list[str]:
@@ -142,13 +140,11 @@ def tickets_named(text: str) -> list[str]:
 def names_offer(text: str, language: str) -> bool:
     """Whether ``text`` names an offer or a service of the glossary ("audio guide", "horse") other
     than a ticket of the visit facts."""
-    from rag.lexicon.folding import blanked
 
     return _names_offer(blanked(text, ticket_cues().find(text)), language)
 
 
 def _names_offer(text: str, language: str) -> bool:
-    from agents.answer.visitor_terms import concept_name, found_in, roles
 
     offers = set(roles()["offers"])
     return any(concept_name(concept) in offers for concept, _, _ in found_in(text, [language, "en"]))
@@ -162,12 +158,6 @@ def names_other_subject(
     the glossary ("Louvre", "Friseur") or, in Chinese and Japanese, a run of characters it does not
     read; with ``topics_too``, any topic of the glossary as well ("the gardens' upkeep"). The
     calendar gives the estate's days and tickets, not theirs."""
-    from agents.answer.visitor_terms import found_in, topics
-    from agents.reading.question_parts import concepts_and_words, unread_words
-    from agents.reading.slots import day_modifiers, day_spans
-    from rag.bm25 import tokenizer_for
-    from rag.lexicon.folding import blanked
-    from rag.lexicon.languages import UNSPACED_LANGUAGES
 
     spans = [(a, b) for _, a, b in aspect_spans(text, language)]
     spans += [*day_spans(text), *day_modifiers().find(text)]

@@ -1,8 +1,8 @@
-"""The months and weekdays a text names (agents/answer/qualifiers.py)."""
+"""The months and weekdays a text names (rag/lexicon/calendar_names.py)."""
 
 from __future__ import annotations
 
-from agents.answer.qualifiers import months_covered, weekdays_named
+from rag.lexicon.calendar_names import months_covered, weekdays_named
 
 
 def test_a_range_of_months_covers_the_months_between_even_across_the_new_year() -> None:
