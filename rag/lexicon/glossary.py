@@ -7,7 +7,6 @@ one-word terms of the glossary, with a linking "s", "n", "en" or "e" between the
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,9 +15,10 @@ from pathlib import Path
 
 from rag.config import PROJECT_ROOT
 from rag.lexicon.folding import fold_accents
+from rag.lexicon.stores import read_store
 from rag.lexicon.terms import compiled_term
 
-DEFAULT_GLOSSARY = PROJECT_ROOT / "data" / "glossary" / "visitor_terms.json"
+DEFAULT_GLOSSARY = PROJECT_ROOT / "data" / "glossary" / "visitor_terms.toml"
 COMPOUNDING = frozenset({"de", "nl"})
 COMPOUND_LINKS = ("s", "n", "en", "e")  # between the two parts: "Führungs|zeiten", "Kutschen|museum"
 MIN_COMPOUND_PART = 4
@@ -41,8 +41,8 @@ class Glossary:
 
     @classmethod
     def load(cls, path: Path = DEFAULT_GLOSSARY) -> Glossary:
-        """Read the JSON glossary (``{"concepts": [{"fr": [...], "en": [...], ...}]}``)."""
-        data = json.loads(path.read_text(encoding="utf-8"))
+        """Read the glossary (TOML: ``[[concepts]]`` tables of ``language = [terms]``)."""
+        data = read_store(path)
         return cls(
             Concept({lang: tuple(fold_accents(t) for t in terms) for lang, terms in item.items()})
             for item in data["concepts"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from rag.lexicon.glossary import DEFAULT_GLOSSARY, Concept, Glossary, load_glossary
@@ -65,8 +64,8 @@ def test_translate_lists_a_term_once() -> None:
 
 
 def test_load_reads_concepts_and_folds_accents(tmp_path: Path) -> None:
-    path = tmp_path / "glossary.json"
-    path.write_text(json.dumps({"concepts": [{"fr": ["Château"], "en": ["palace"]}]}), encoding="utf-8")
+    path = tmp_path / "glossary.toml"
+    path.write_text('[[concepts]]\nfr = ["Château"]\nen = ["palace"]\n', encoding="utf-8")
 
     glossary = Glossary.load(path)
 
@@ -74,7 +73,7 @@ def test_load_reads_concepts_and_folds_accents(tmp_path: Path) -> None:
 
 
 def test_load_glossary_returns_none_for_a_missing_file(tmp_path: Path) -> None:
-    assert load_glossary(tmp_path / "absent.json") is None
+    assert load_glossary(tmp_path / "absent.toml") is None
 
 
 def test_expand_query_is_unchanged_when_language_is_the_target() -> None:
