@@ -32,6 +32,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from agents.config import AgentSettings
+from agents.errors import AgentError
 from rag.redact import redact_client_logs, redact_text, redact_url
 
 logger = logging.getLogger(__name__)
@@ -61,7 +62,7 @@ OfflineFactory = Callable[[AgentSettings], BaseChatModel]
 _OpenedAsyncStream = tuple[ChatGenerationChunk | None, AsyncIterator[ChatGenerationChunk]]
 
 
-class ProviderError(RuntimeError):
+class ProviderError(AgentError, RuntimeError):
     """A chat provider failed; ``str(error)`` is one sentence telling the user what to do next."""
 
     def __init__(
