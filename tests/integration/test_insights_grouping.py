@@ -21,7 +21,7 @@ NEEDS = {
         ("en", "Are dogs allowed in the park?"),
         ("es", "¿Puedo entrar al parque con mi perro?"),
         ("ja", "犬を連れて庭園に入れますか？"),
-        ("de", "Darf ich meinen Hund in den Park mitnehmen?"),
+        ("de", "Sind Hunde im Schlosspark erlaubt?"),
     ],
     "boat": [
         ("fr", "Où louer une barque sur le Grand Canal ?"),

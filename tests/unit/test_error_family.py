@@ -36,12 +36,15 @@ def _exception_classes(package: str) -> list[tuple[str, str]]:
     for path in sorted((ROOT / package).rglob("*.py")):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef) and node.name != "UserFacingError":
-                if any(
+            if (
+                isinstance(node, ast.ClassDef)
+                and node.name != "UserFacingError"
+                and any(
                     _base_name(base).endswith(("Error", "Exception", "Busy", "Unavailable", "Large"))
                     for base in node.bases
-                ):
-                    found.append((module, node.name))
+                )
+            ):
+                found.append((module, node.name))
     return found
 
 
