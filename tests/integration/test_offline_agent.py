@@ -132,7 +132,11 @@ NEWCOMER = {  # a ticket's price, the opening time, Mondays: what a first visito
         "Hoe laat gaat het paleis open?",
         "Is het paleis op maandag open?",
     ),
-    "ja": ("宮殿に入るにはいくらかかりますか？", "宮殿は何時に開きますか？", "宮殿は月曜日も開いていますか？"),
+    "ja": (
+        "宮殿に入るにはいくらかかりますか？",
+        "宮殿は何時に開きますか？",
+        "宮殿は月曜日も開いていますか？",
+    ),
     "zh": ("凡尔赛宫门票多少钱？", "凡尔赛宫几点开门？", "凡尔赛宫星期一开放吗？"),
 }
 
