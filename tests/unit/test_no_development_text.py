@@ -20,6 +20,9 @@ OWN_SETS = sorted((ROOT / "data" / "eval").glob("*.jsonl"))
 SHARED_SET = ROOT.parent / "shared" / "eval" / "questions.jsonl"
 PRODUCT = ["agents", "rag", "app_ui", "app_pages", "prompts", "data", "streamlit_app.py", "Makefile"]
 READ_BY_THE_SETS = {ROOT / "data" / "eval", ROOT / "data" / "corpus"}  # the sets and their sources
+# The insights' reference paraphrases calibrate the grouping threshold (and centre its vectors): a
+# change of wording is a re-calibration (benchmarks.insights_threshold), not an edit of text.
+CALIBRATION = {ROOT / "data" / "insights" / "question_paraphrases.json"}
 SUFFIXES = {".py", ".md", ".toml", ".json", ".jsonl", ".txt", ".yaml", ".csv", ""}
 MIN_QUESTION_CHARS = 20  # shorter turns ("Thanks!", "And on Monday?") are everyday words
 MIN_UNSPACED_QUESTION_CHARS = 10  # a Japanese or Chinese question says as much in fewer characters
@@ -76,6 +79,7 @@ def _files(names: list[str]) -> list[Path]:
             if candidate.is_file()
             and candidate.suffix in SUFFIXES
             and not any(candidate.is_relative_to(skipped) for skipped in READ_BY_THE_SETS)
+            and candidate not in CALIBRATION
             and "__pycache__" not in candidate.parts
         ]
     return paths
