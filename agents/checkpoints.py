@@ -19,6 +19,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from agents.config import AgentSettings
+from agents.errors import AgentError
 from agents.state import STATE_TYPES
 from agents.turn_locks import AdvisoryTurnLocks, FileTurnLocks, SharedTurnLock
 from rag.redact import redact_text
@@ -34,7 +35,7 @@ def state_serializer() -> JsonPlusSerializer:
     return JsonPlusSerializer(allowed_msgpack_modules=STATE_TYPES)
 
 
-class CheckpointStoreError(RuntimeError):
+class CheckpointStoreError(AgentError, RuntimeError):
     """The conversation store cannot be used; ``str(error)`` is one sentence saying what to do."""
 
 

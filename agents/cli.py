@@ -246,11 +246,6 @@ def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; configuration and index errors print one line and exit 2."""
     import logging
 
-    from pydantic import ValidationError
-
-    from agents.checkpoints import CheckpointStoreError
-    from agents.eval_questions import QuestionFileError
-    from agents.provider_errors import ProviderError
     from rag.errors import USER_ERRORS, error_sentence
 
     args = build_parser().parse_args(argv)
@@ -258,6 +253,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bm25s").setLevel(logging.WARNING)
     try:
         return int(args.handler(args))
-    except (*USER_ERRORS, ProviderError, CheckpointStoreError, QuestionFileError, ValidationError) as error:  # type: ignore[misc]
+    except USER_ERRORS as error:
         errors.print(f"[red]error:[/] {escape(error_sentence(error))}")
         return 2

@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.errors import AgentError
+
 DEFAULT_MAX_QUESTIONS = 1000
 MAX_LINE_BYTES = 64_000  # a question is at most 4,000 characters; its expected answers fit easily
 
 
-class QuestionFileError(ValueError):
+class QuestionFileError(AgentError, ValueError):
     """The question file cannot be used as a whole; ``str(error)`` says what to do."""
 
 

@@ -60,7 +60,7 @@ def headline_right(lines: list[str], aspects: list[list[str]], language: str) ->
     found in the line as the eval README normalises text, or every value of one of them stated in
     the line in the visitor's way ("de 9h à 17h" in "09:00 – 17:00", read by the value check's
     ``value_extract``), or each
-    weekday it names named in the line ("samedis, dimanches" in "zaterdag, zondag")."""
+    weekday it names named in the line ("mardis, jeudis" in "martes, jueves")."""
     return bool(lines) and all(
         any(
             found_aspects([[alternative]], [line])[0]
@@ -105,8 +105,8 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
 
 def holds_facts(aspects: list[list[str]], answer: str) -> bool:
     """Whether ``answer`` holds every aspect, as text, by stating its values in another writing ("de
-    9h à 17h" in "09:00–17:00"), or by naming its weekdays in another language ("samedis et
-    dimanches" in "zaterdag en zondag"): a visit fact is written the visitor's way, not the corpus's."""
+    9h à 17h" in "09:00–17:00"), or by naming its weekdays in another language ("mardis et
+    jeudis" in "Dienstag und Donnerstag"): a visit fact is written the visitor's way, not the corpus's."""
     return all(
         found_aspects([aspect], [answer])[0]
         or any(

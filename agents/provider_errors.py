@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
+from agents.errors import AgentError
+
 FailureKind = Literal["rate_limited", "server_error", "timeout", "unreachable", "rejected", "malformed"]
 
 
-class ProviderError(RuntimeError):
+class ProviderError(AgentError, RuntimeError):
     """A chat provider failed; ``str(error)`` is one sentence telling the user what to do next."""
 
     def __init__(

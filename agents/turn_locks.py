@@ -18,6 +18,8 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager, nullco
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agents.errors import AgentError
+
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
@@ -26,7 +28,7 @@ logger = logging.getLogger(__name__)
 FILE_LOCK_STRIPES = 256  # lock files beside the SQLite file: bounded, whatever the number of threads
 
 
-class TurnBusy(RuntimeError):
+class TurnBusy(AgentError, RuntimeError):
     """A turn could not start in time: another turn of its conversation held the lock, or no room."""
 
     def __init__(self, waited: float, message: str | None = None) -> None:

@@ -16,10 +16,8 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
-from agents.checkpoints import CheckpointStoreError
 from agents.config import AgentSettings
 from agents.events import AgentEvent, ErrorOccurred
-from agents.provider_errors import ProviderError
 from agents.service import AgentService
 from agents.tools.knowledge_base import build_knowledge_base_tool
 from app_ui.login_guard import local_browser
@@ -41,12 +39,7 @@ EXAMPLE_QUESTIONS: list[tuple[str, str]] = [
     ("Italiano", "Si possono noleggiare barche sul Grand Canal?"),
 ]
 
-SERVICE_ERRORS: tuple[type[Exception], ...] = (
-    *USER_ERRORS,
-    ProviderError,
-    CheckpointStoreError,
-    ValidationError,
-)
+SERVICE_ERRORS = USER_ERRORS  # the one list (rag.errors): the CLIs catch the same
 INDEXING_ERRORS: tuple[type[Exception], ...] = (*SERVICE_ERRORS, ValueError)  # an unreadable upload too
 INDEX_HINT = "An operator can also index documents from the operator console."
 
@@ -122,11 +115,12 @@ def build_service() -> AgentService:
 
 def error_message(error: Exception) -> str:
     """A sentence for the visitor and the operator; index problems also say how to build one."""
+    sentence = error_sentence(error)
     if isinstance(error, ValidationError):
-        return f"The configuration is invalid: {error_sentence(error)}"
+        return f"The configuration is invalid: {sentence}"
     if isinstance(error, KnowledgeBaseError):
-        return f"The knowledge base is not ready. {error} {INDEX_HINT}"
-    return str(error)
+        return f"The knowledge base is not ready. {sentence} {INDEX_HINT}"
+    return sentence
 
 
 def stream_turn(service: AgentService, question: str, thread_id: str) -> Iterator[AgentEvent]:

@@ -355,8 +355,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; user-fixable errors print one clear line and exit 2."""
-    from pydantic import ValidationError
-
     from rag.errors import USER_ERRORS, error_sentence
 
     args = build_parser().parse_args(argv)
@@ -364,6 +362,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bm25s").setLevel(logging.INFO if args.verbose else logging.WARNING)
     try:
         return int(args.handler(args))
-    except (*USER_ERRORS, ValidationError) as error:  # type: ignore[misc]
+    except USER_ERRORS as error:
         errors.print(f"[red]error:[/] {escape(error_sentence(error))}")
         return 2

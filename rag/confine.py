@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from rag.errors import RagError
 
-class PathNotAllowedError(ValueError):
+
+class PathNotAllowedError(RagError, ValueError):
     """A path outside the folders the app may index; nothing was indexed or removed."""
 
 

@@ -14,12 +14,13 @@ from typing import Protocol
 import numpy as np
 
 from rag.config import E5_EMBEDDER, E5_MODEL, RagSettings
+from rag.errors import RagError
 from rag.redact import redact_client_logs
 
 logger = logging.getLogger(__name__)
 
 
-class EmbeddingConfigError(RuntimeError):
+class EmbeddingConfigError(RagError, RuntimeError):
     """The configured embedding backend cannot be used as configured."""
 
 
@@ -169,7 +170,7 @@ class MiniLMEmbedder:
         return self.embed_documents(texts)
 
 
-class EmbeddingServiceError(RuntimeError):
+class EmbeddingServiceError(RagError, RuntimeError):
     """A remote embedding service failed or answered garbage; the message is one sentence."""
 
 

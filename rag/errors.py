@@ -1,30 +1,38 @@
-"""Errors a user can meet and fix; the CLI prints them as one line."""
+"""The project's error family and the one place that decides what a user is shown of an error.
+
+Every error the project raises for a user to read derives from :class:`UserFacingError`: through
+:class:`RagError` here, through ``agents.errors.AgentError`` above. Its ``user_message`` is one
+sentence saying what to do next. The CLIs and the app catch :data:`USER_ERRORS` and show
+:func:`error_sentence`; anything else is a bug and keeps its traceback.
+"""
 
 from __future__ import annotations
 
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
-from rag.crawl.crawler import CrawlError
-from rag.crawl.scope import CrawlInputError
-from rag.crawl.state import CrawlStateError
-from rag.embeddings import EmbeddingConfigError, EmbeddingServiceError
-from rag.indexer import IndexInputError
 from rag.redact import redact_url
-from rag.retriever import QueryError
-from rag.store import KnowledgeBaseError
 
+
+class UserFacingError(Exception):
+    """An error whose message is written for the user: one sentence saying what to do next."""
+
+    @property
+    def user_message(self) -> str:
+        """The sentence a user is shown."""
+        return str(self)
+
+
+class RagError(UserFacingError):
+    """Base of the errors the ``rag`` package raises (index, embeddings, crawl, uploads)."""
+
+
+# What the CLIs and the app catch and show as one sentence; every other error is a bug.
 USER_ERRORS: tuple[type[Exception], ...] = (
-    KnowledgeBaseError,
-    EmbeddingConfigError,
-    EmbeddingServiceError,
-    QueryError,
-    IndexInputError,
-    CrawlInputError,
-    CrawlError,
-    CrawlStateError,
+    UserFacingError,
     FileNotFoundError,
     SettingsError,  # a setting pydantic-settings could not decode (its message names no value)
+    ValidationError,  # invalid settings: error_sentence names the variable
 )
 
 SETTINGS_PREFIXES = {"RagSettings": "RAG_", "AgentSettings": "AGENT_", "ToolSettings": "TOOLS_"}
@@ -38,6 +46,8 @@ def _shown(value: object) -> object:
 def error_sentence(error: Exception) -> str:
     """One sentence for the user. An invalid setting names its variable, the rule it breaks and
     (unless it may hold a secret) the value given; other errors are their own message."""
+    if isinstance(error, UserFacingError):
+        return error.user_message
     if isinstance(error, SettingsError):
         return f"A setting could not be read ({error}): fix it in .env or the environment."
     if not isinstance(error, ValidationError):

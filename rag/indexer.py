@@ -20,6 +20,7 @@ from rag.confine import AllowedRoots
 from rag.disk import is_disk_full
 from rag.documents import Chunk, Document, LoadIssue
 from rag.embeddings import Embedder, build_embedder, embedder_name
+from rag.errors import RagError
 from rag.language import detect_language, main_languages
 from rag.loaders import LoadResult, load_sources, prepare_documents
 from rag.rebuild import (
@@ -139,7 +140,7 @@ def plan_loaded_chunks(loaded: LoadResult, settings: RagSettings) -> ChunkPlan:
     )
 
 
-class IndexInputError(ValueError):
+class IndexInputError(RagError, ValueError):
     """The paths given to index cannot be indexed; nothing was indexed or removed."""
 
 

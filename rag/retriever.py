@@ -12,6 +12,7 @@ import numpy as np
 from rag.config import RagSettings
 from rag.context import Neighbour, widen
 from rag.embeddings import Embedder, build_embedder, embedder_name
+from rag.errors import RagError
 from rag.filters import SearchFilters
 from rag.fusion import reciprocal_rank_fusion
 from rag.indexer import location_of
@@ -28,7 +29,7 @@ logger = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2000
 
 
-class QueryError(ValueError):
+class QueryError(RagError, ValueError):
     """A query that cannot be searched (empty, for instance)."""
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from rag.config import E5_EMBEDDER, RagSettings
 from rag.disk import is_disk_full, where_full
+from rag.errors import RagError
 
 logger = logging.getLogger(__name__)
 
@@ -20,7 +21,7 @@ SCHEMA_VERSION = 1
 GET_PAGE = 2000
 
 
-class KnowledgeBaseError(RuntimeError):
+class KnowledgeBaseError(RagError, RuntimeError):
     """Base for index problems a user can fix; the message says how."""
 
 

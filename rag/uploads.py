@@ -14,6 +14,7 @@ from pathlib import Path
 from rag.config import RagSettings
 from rag.confine import AllowedRoots
 from rag.embeddings import Embedder
+from rag.errors import RagError
 from rag.indexer import IndexReport, drop_sources, index_corpus, unlisted_chunks
 from rag.loaders import JSONL_SUFFIXES, TEXT_SUFFIXES, load_sources
 from rag.rate import EmbeddingRate
@@ -29,7 +30,7 @@ def uploads_folder(settings: RagSettings) -> Path:
     return settings.index_dir / "uploads"
 
 
-class UploadError(ValueError):
+class UploadError(RagError, ValueError):
     """An upload refused (type, size, count, unknown name); nothing was written or removed."""
 
 

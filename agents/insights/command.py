@@ -26,7 +26,7 @@ def page_search(index: str | None) -> tuple[Any, PageSearch | None, dict[str, fl
     from agents.insights.freshness import last_checked
     from rag.config import RagSettings
     from rag.embeddings import build_embedder
-    from rag.errors import USER_ERRORS
+    from rag.errors import RagError
     from rag.retriever import HybridRetriever
 
     settings = RagSettings(index_dir=Path(index)) if index else RagSettings()
@@ -34,7 +34,7 @@ def page_search(index: str | None) -> tuple[Any, PageSearch | None, dict[str, fl
     checked = last_checked(settings)
     try:
         retriever = HybridRetriever(settings, embedder=embedder)
-    except USER_ERRORS:  # no index yet: the gaps are listed without their closest pages
+    except (RagError, FileNotFoundError):  # no index yet: the gaps are listed without their closest pages
         return embedder, None, checked
 
     def search(question: str) -> list[dict[str, str]]:

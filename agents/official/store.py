@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 from pydantic import BaseModel, Field
 
+from agents.errors import AgentError
 from rag.config import RagSettings
 
 COLLECTION_SUFFIX = "_official"
@@ -40,7 +41,7 @@ def paris_today() -> date:
     return paris_day()
 
 
-class OfficialAnswerError(ValueError):
+class OfficialAnswerError(AgentError, ValueError):
     """An official answer that cannot be stored or found; ``str(error)`` says what to do."""
 
 

@@ -175,7 +175,7 @@ def names_other_subject(
 
 def answered_by_calendar(part: str, language: str) -> bool:
     """A question part the visit facts answer whole: it asks about opening, closing, free entry or
-    a price of a place of the calendar ("Is the palace open next Monday", "how much is the Palace
+    a price of a place of the calendar ("Is the Trianon open on Friday", "how much is the Palace
     ticket", not "can I bring a stroller" nor "how much is the audioguide")."""
     own = _CONTEXT.sub("", part)  # a part's context, "(the part it follows)", is not what it asks
     return asks_calendar(own, language) and bool(places_asked(own, language))

@@ -1,7 +1,7 @@
 """How a visitor's question is cut into parts, and what each part asks: kinds of value, concepts, words.
 
 The question is cut on "?", ";" and each language's "and"-words (``[connectors]`` in
-data/offline/phrases.toml), never inside a name ("galerie des Sculptures et des Moulages"), and on
+data/offline/phrases.toml), never inside a name ("Appartements du Roi et de la Reine"), and on
 its "compared with"-words (``[comparisons]``), even between two names. A part naming fewer than
 two topic words ("And how much?") is read with the first part; a part asking nothing of its own
 takes the previous part's kinds of value and predicate ("when was the Chapel finished and the

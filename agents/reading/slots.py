@@ -271,7 +271,7 @@ def _position(query: str, key: str) -> int:
 
 def _after_marker(query: str, start: int, markers: list[str]) -> bool:
     """Whether an origin marker comes right before ``start``, but for articles and one other word
-    ("desde a estação Versailles Rive Gauche")."""
+    ("desde la estación de Versailles Chantiers")."""
     words = query[:start].split()
     candidates = []
     for skipped in (0, 1):

@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import tenacity
 
+from agents.errors import AgentError
 from agents.tool_settings import ToolSettings
 
 logger = logging.getLogger(__name__)
@@ -15,7 +16,7 @@ logger = logging.getLogger(__name__)
 RETRYABLE_STATUS = {429, 500, 502, 503, 504}
 
 
-class ServiceUnavailable(Exception):
+class ServiceUnavailable(AgentError):
     """An online service could not give a usable answer (after retries); the message says why."""
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
+from agents.errors import AgentError
 from rag.config import PROJECT_ROOT
 
 CALENDAR_FILE = PROJECT_ROOT / "data" / "visit_calendar.toml"
@@ -183,7 +184,7 @@ class Calendar(BaseModel):
         return None
 
 
-class CalendarFileError(ValueError):
+class CalendarFileError(AgentError, ValueError):
     """The calendar file is missing or does not follow the format of docs/tools.md."""
 
 

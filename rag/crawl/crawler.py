@@ -32,6 +32,7 @@ from rag.crawl.state import CrawlState, PageRecord, crawl_lock, state_path
 from rag.crawl.structured import json_ld
 from rag.documents import Document
 from rag.embeddings import Embedder
+from rag.errors import RagError
 from rag.indexer import IndexProgress, IndexReport, documents_within_cap, index_documents, location_of
 from rag.loaders import page_from_record
 
@@ -40,7 +41,7 @@ logger = logging.getLogger(__name__)
 MAX_SITEMAP_URLS = 50_000  # the sitemap protocol's own limit per file
 
 
-class CrawlError(RuntimeError):
+class CrawlError(RagError, RuntimeError):
     """The site could not be crawled this time; nothing was removed from the index."""
 
 

@@ -11,16 +11,18 @@ import zlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from rag.errors import RagError
+
 PIECE_BYTES = 64 * 1024
 GZIP_WBITS = zlib.MAX_WBITS | 16
 DEFLATE_WBITS = zlib.MAX_WBITS
 
 
-class BodyTooLarge(Exception):
+class BodyTooLarge(RagError):
     """The decoded body (or one stage of it) passed its cap; nothing more is decoded."""
 
 
-class BodyEncodingError(Exception):
+class BodyEncodingError(RagError):
     """The body is in an encoding this crawler does not read, or is not valid in its own."""
 
 

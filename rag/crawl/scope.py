@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from rag.errors import RagError
+
 SCHEMES = ("http", "https")
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -18,7 +20,7 @@ def is_web(url: str) -> bool:
     return parts.scheme in SCHEMES and bool(parts.netloc) and not any(c.isspace() for c in text)
 
 
-class CrawlInputError(ValueError):
+class CrawlInputError(RagError, ValueError):
     """The crawl's URL or options are unusable; nothing was fetched, indexed or removed."""
 
 

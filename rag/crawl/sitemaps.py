@@ -8,10 +8,12 @@ import zlib
 from dataclasses import dataclass, field
 from urllib.robotparser import RobotFileParser
 
+from rag.errors import RagError
+
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-class SitemapError(ValueError):
+class SitemapError(RagError, ValueError):
     """A sitemap could not be read; the crawl goes on with the other sources of URLs."""
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from rag.errors import RagError
+
 Outcome = Literal[
     "added",  # a new page, indexed
     "updated",  # its main text changed: its chunks are replaced
@@ -100,7 +102,7 @@ def state_path(index_dir: Path, location: str, collection: str) -> Path:
     return index_dir / "crawl" / location / f"{collection}.sqlite3"
 
 
-class CrawlStateError(RuntimeError):
+class CrawlStateError(RagError, RuntimeError):
     """The crawl state cannot be used (unreadable, or another crawl holds it); nothing was changed."""
 
 

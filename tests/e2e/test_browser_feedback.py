@@ -19,7 +19,7 @@ from tests.e2e.test_browser import (  # noqa: F401 - app_url and chromium are fi
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-QUESTION = "Wie viel kostet eine Eintrittskarte für das Schloss?"
+QUESTION = "Was kostet ein Ticket für das Schloss?"
 
 
 def test_feedback_from_the_visitor_page_reaches_the_insights(

@@ -21,7 +21,7 @@ NEEDS = {
         ("en", "Are dogs allowed in the park?"),
         ("es", "¿Puedo entrar al parque con mi perro?"),
         ("ja", "犬を連れて庭園に入れますか？"),
-        ("de", "Darf ich meinen Hund in den Park mitnehmen?"),
+        ("de", "Darf ich mit meinem Hund in die Gärten?"),
     ],
     "boat": [
         ("fr", "Où louer une barque sur le Grand Canal ?"),
@@ -31,7 +31,7 @@ NEEDS = {
     "ticket price": [
         ("en", "What does a ticket to the palace cost?"),
         ("zh", "参观凡尔赛宫的门票价格是多少？"),
-        ("pt", "Qual é o preço do bilhete para o palácio?"),
+        ("pt", "Quanto custa entrar no palácio?"),
     ],
     "fountains": [
         ("fr", "À quelles dates sont les Grandes Eaux musicales ?"),

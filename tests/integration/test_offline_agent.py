@@ -37,7 +37,7 @@ def test_a_french_fact_question_is_answered_with_a_citation(service: AgentServic
 
 
 def test_a_rule_question_quotes_the_rule(service: AgentService) -> None:
-    result = _ask(service, "Les chiens sont-ils acceptés dans les jardins ?", "fr-rule")
+    result = _ask(service, "Peut-on promener son chien dans les jardins ?", "fr-rule")
 
     assert "chiens" in result.answer.lower()
     assert result.citations
@@ -119,7 +119,7 @@ NEWCOMER = {  # a ticket's price, the opening time, Mondays: what a first visito
     ),
     "it": (
         "Quanto costa l'ingresso alla Reggia?",
-        "A che ora apre la Reggia?",
+        "Da che ora è aperta la Reggia?",
         "La Reggia è aperta il lunedì?",
     ),
     "pt": (
@@ -132,7 +132,11 @@ NEWCOMER = {  # a ticket's price, the opening time, Mondays: what a first visito
         "Hoe laat gaat het paleis open?",
         "Is het paleis op maandag open?",
     ),
-    "ja": ("宮殿の入場料はいくらですか？", "宮殿は何時に開きますか？", "宮殿は月曜日も開いていますか？"),
+    "ja": (
+        "宮殿に入るにはいくらかかりますか？",
+        "宮殿は何時に開きますか？",
+        "宮殿は月曜日も開いていますか？",
+    ),
     "zh": ("凡尔赛宫门票多少钱？", "凡尔赛宫几点开门？", "凡尔赛宫星期一开放吗？"),
 }
 

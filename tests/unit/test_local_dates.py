@@ -22,16 +22,16 @@ FULL = {
     "ja": "2026年11月28日土曜日",
     "zh": "2026年11月28日星期六",
 }
-QUOTED = {  # "8 mars 1876" from a French passage
-    "fr": "8 mars 1876",
-    "en": "March 8, 1876",
-    "es": "8 de marzo de 1876",
-    "de": "8. März 1876",
-    "it": "8 marzo 1876",
-    "pt": "8 de março de 1876",
-    "nl": "8 maart 1876",
-    "ja": "1876年3月8日",
-    "zh": "1876年3月8日",
+QUOTED = {  # "14 juin 1772" from a French passage
+    "fr": "14 juin 1772",
+    "en": "June 14, 1772",
+    "es": "14 de junio de 1772",
+    "de": "14. Juni 1772",
+    "it": "14 giugno 1772",
+    "pt": "14 de junho de 1772",
+    "nl": "14 juni 1772",
+    "ja": "1772年6月14日",
+    "zh": "1772年6月14日",
 }
 
 
@@ -61,7 +61,7 @@ def test_regional_and_unknown_languages(language: str | None, locale: str) -> No
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
 def test_a_quoted_date_is_rewritten_in_the_reply_language(language: str) -> None:
-    assert rewrite_passage_date("8 mars 1876", language) == QUOTED[language]
+    assert rewrite_passage_date("14 juin 1772", language) == QUOTED[language]
 
 
 @pytest.mark.parametrize(

@@ -460,9 +460,9 @@ def test_every_part_gets_its_best_sentences_embedded_however_many_sentences_the_
 @pytest.mark.parametrize(
     ("part", "language"),
     [
-        ("La galerie des Sculptures sera-t-elle ouverte en décembre", "fr"),
-        ("Is the Sculpture Gallery open in January", "en"),
-        ("¿Está abierta la galería de esculturas en febrero", "es"),
+        ("Le pavillon de musique sera-t-il ouvert en janvier", "fr"),
+        ("Is the Music Pavilion open in February", "en"),
+        ("¿Está abierto el pabellón de música en diciembre", "es"),
     ],
 )
 def test_a_sentence_on_the_asked_months_season_outranks_one_on_other_months(part: str, language: str) -> None:
@@ -470,8 +470,8 @@ def test_a_sentence_on_the_asked_months_season_outranks_one_on_other_months(part
     answers them, "open from April to October" leaves them out."""
     pool = candidates(
         [
-            _passage(1, "La galerie des Sculptures est ouverte d'avril à octobre de 12h30 à 18h30."),
-            _passage(2, "La galerie des Sculptures est fermée en basse saison."),
+            _passage(1, "Le pavillon de musique se visite d'avril à octobre de 10h à 17h."),
+            _passage(2, "Le pavillon de musique reste fermé pendant la basse saison."),
         ],
         "fr",
     )

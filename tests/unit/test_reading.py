@@ -369,7 +369,7 @@ def test_the_day_is_taken_as_written(text: str, day: str) -> None:
         ("How do I get to Parc Astérix from Paris?", "en", "Paris"),
         ("Comment aller au Louvre depuis la gare de Lyon ?", "fr", "Gare de Lyon"),
         ("パリから電車で行けますか？", "ja", "パリ"),
-        ("Wie lange brauche ich zu Fuß vom Bahnhof Versailles Chantiers?", "de", "Versailles Chantiers"),
+        ("Fährt ein Bus vom Bahnhof Versailles Chantiers zum Park?", "de", "Versailles Chantiers"),
     ],
 )
 def test_the_origin_is_the_place_after_a_from_word(text: str, language: str, origin: str) -> None:

@@ -15,7 +15,7 @@ from agents.language import reply_language
         ("¿Cuánto cuesta la entrada a los jardines?", "es"),
         ("Wie komme ich mit dem Zug nach Versailles?", "de"),
         ("Quanto costa il biglietto per il castello?", "it"),
-        ("Qual é o horário de funcionamento do palácio?", "pt"),
+        ("A que horas fecha o palácio hoje?", "pt"),
         ("Hoe laat gaat het paleis open?", "nl"),
         ("ヴェルサイユ宮殿の開館時間は何時ですか", "ja"),
         ("凡尔赛宫几点开门", "zh"),
