@@ -38,7 +38,7 @@ class ToolOutcome(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
     status: str = "ok"
     summary: str = ""
-    result: dict[str, Any] = Field(default_factory=dict)  # the tool's result as the model read it, but its passages
+    result: dict[str, Any] = Field(default_factory=dict)  # the JSON the model read, less the passages
     passages: list[Passage] = Field(default_factory=list)  # the visit facts' excerpts, cited by chunk id
 
     @model_validator(mode="before")

@@ -110,7 +110,7 @@ def test_an_answer_not_valid_today_is_never_used(index: Path, tmp_path: Path, da
     hits, final = search_hits(index, tmp_path)
 
     assert all(hit["collection"] != "official" for hit in hits)
-    assert SOURCE not in final.answer and all(source["url"] != SOURCE for source in final.sources)
+    assert SOURCE not in final.answer and all(c.page != SOURCE for c in final.reply.citations)
 
 
 def test_an_end_before_the_start_is_one_sentence(index: Path, capsys: pytest.CaptureFixture[str]) -> None:
