@@ -34,16 +34,21 @@ def _service(args: argparse.Namespace) -> Any:
     return service
 
 
+def _print_sources(final: Any) -> None:
+    for citation in final.reply.citations:
+        console.print(f"[dim][{citation.number}] {escape(citation.title)} — {escape(citation.page)}[/]")
+
+
 def _print_answer(final: Any, trace: bool) -> None:
     console.print(final.answer, markup=False)
-    for source in final.sources:
-        console.print(f"[dim][{source['number']}] {source['title']} — {source['url']}[/]")
+    _print_sources(final)
     if trace:
         for event in final.trace:
             console.print(json.dumps(event, ensure_ascii=False), style="dim", markup=False, highlight=False)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    from agents.ask_json import ask_json
     from agents.events import ErrorOccurred, FinalAnswer
 
     service = _service(args)
@@ -53,7 +58,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 2
     assert isinstance(result, FinalAnswer)
     if args.json:
-        print(json.dumps(result.model_dump(exclude={"type"}), ensure_ascii=False))
+        print(json.dumps(ask_json(result), ensure_ascii=False))
     else:
         _print_answer(result, args.trace)
     return 0
@@ -81,8 +86,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             elif isinstance(event, FinalAnswer):
                 if streamed:
                     console.print()
-                    for source in event.sources:
-                        console.print(f"[dim][{source['number']}] {source['title']} — {source['url']}[/]")
+                    _print_sources(event)
                 else:
                     _print_answer(event, args.trace)
     return 0

@@ -10,6 +10,7 @@ from typing import Any
 
 from agents.answer.citations import CITATION_GROUP, cited_numbers
 from agents.answer.value_extract import extract_values, text_readings
+from agents.ask_json import ask_json
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language
@@ -39,8 +40,8 @@ def tools_match(called: Iterable[str], expected: Iterable[str], forbidden: Itera
 
 def declined(result: FinalAnswer) -> bool:
     """Whether the answer says the knowledge base does not answer: abstained, or an answer of kind
-    "not_found" (read with getattr: the answer object of issue 21 adds the kind)."""
-    return result.abstained or getattr(result, "kind", None) == "not_found"
+    "not_found"."""
+    return result.abstained or result.kind == "not_found"
 
 
 def rate(rows: Iterable[dict[str, Any]], key: str) -> float | None:
@@ -87,7 +88,7 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
         return {**row, "error": result.message}
     expected = set(question.get("expected_tools", []))
     language = answer_language(result.answer)
-    row.update(result.model_dump(exclude={"type"}))
+    row.update(ask_json(result))
     row["tool_choice_ok"] = set(result.tools) == expected
     row["language_ok"] = language == question.get("lang")
     row["answer_language"] = language

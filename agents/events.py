@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answer.model import Answer, AnswerKind
+from rag.passage import Passage
 
 
 class NodeStarted(BaseModel):
@@ -34,7 +35,7 @@ class ToolReturned(BaseModel):
     status: str
     summary: str = ""
     args: dict[str, Any] = Field(default_factory=dict)
-    hits: list[dict[str, Any]] = Field(default_factory=list)  # search: chunk, title, source, scores
+    hits: list[Passage] = Field(default_factory=list)  # search: the passages, scores rounded, unnumbered
     result: dict[str, Any] = Field(default_factory=dict)  # other tools: their JSON result
     ms: float | None = None  # search time, when measured
 
@@ -73,28 +74,46 @@ class AnswerToken(BaseModel):
 
 
 class FinalAnswer(BaseModel):
-    """The turn's outcome: the fields of ``python -m agents ask --json``."""
+    """The turn's outcome: the typed answer, and what the turn measured beside it. Views of the
+    answer (its text, kind, sources, cited passages) are read from ``reply``, never copied beside
+    it; ``agents.ask_json`` lays them flat for ``python -m agents ask --json``."""
+
+    model_config = ConfigDict(extra="forbid")  # a view given as a field would be dropped silently
 
     type: Literal["final_answer"] = "final_answer"
-    answer: str
+    reply: Answer = Field(default_factory=Answer)  # the typed answer: text, kind, numbered citations
     language: str
     tools: list[str] = Field(default_factory=list)
-    citations: list[int] = Field(default_factory=list)
-    sources: list[dict[str, Any]] = Field(default_factory=list)  # one per cited source: number, title, url
-    abstained: bool = False
-    kind: AnswerKind = "answered"  # answered, partial or not_found
     model_calls: int = 0
     seconds: float = 0.0
     graph_overhead_ms: float = 0.0
     offline_model: bool = False
     trace: list[dict[str, Any]] = Field(default_factory=list)
-    evidence: list[dict[str, Any]] = Field(default_factory=list)  # the cited passages: number, text, url
     passage_numbers: dict[str, int] = Field(default_factory=dict)  # chunk id -> evidence number, all passages
-    reply: Answer = Field(default_factory=Answer)  # the typed answer: text, kind, numbered citations
     follow_ups: list[str] = Field(default_factory=list)  # questions to suggest next, in the reply language
     input_tokens: int | None = None  # None: the provider reported no usage
     output_tokens: int | None = None
     turn_id: str = ""  # the turn's row in the questions log (feedback refers to it); empty when not logged
+
+    @property
+    def answer(self) -> str:
+        """The answer's text."""
+        return self.reply.text
+
+    @property
+    def kind(self) -> AnswerKind:
+        """answered, partial or not_found."""
+        return self.reply.kind
+
+    @property
+    def abstained(self) -> bool:
+        """The knowledge base was searched and the answer says it does not tell."""
+        return self.reply.abstained
+
+    @property
+    def citations(self) -> list[int]:
+        """The numbers the answer shows, in the order first cited."""
+        return [citation.number for citation in self.reply.citations]
 
 
 ErrorKind = Literal[

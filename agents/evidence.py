@@ -1,12 +1,13 @@
-"""The turn's evidence (pure): passages numbered once as they join, and tool messages read as data."""
+"""The turn's evidence (pure): passages numbered once as they join, and tool messages read as data
+(their artifact: the typed result the tool returned; the model reads the JSON content)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import ToolMessage
+from pydantic import BaseModel
 
 from agents.tool_results import ToolOutcome
 from agents.tools.knowledge_base import KnowledgeBaseResult, render_evidence
@@ -31,33 +32,30 @@ def rendered(evidence: Sequence[Passage]) -> str:
     return render_evidence(evidence)
 
 
-def parse_tool_result(content: str) -> dict[str, Any] | None:
-    """A tool's JSON result as a dict, or None when it is not JSON (an error text, say)."""
-    try:
-        value = json.loads(content)
-    except (TypeError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
 def knowledge_base_result(message: ToolMessage) -> KnowledgeBaseResult | None:
-    """The knowledge-base tool's result (its artifact; the JSON content for messages stored before
-    the artifact existed), or None when the tool failed with an error text."""
-    value = (
-        message.artifact if isinstance(message.artifact, dict) else parse_tool_result(str(message.content))
-    )
-    if value is None or "hits" not in value:
+    """The knowledge-base tool's result, read from its artifact (a dict when read back from a
+    checkpoint), or None when the tool failed with an error text and left no artifact."""
+    artifact = message.artifact
+    if isinstance(artifact, KnowledgeBaseResult):
+        return artifact
+    if not isinstance(artifact, dict):
         return None
     try:
-        return KnowledgeBaseResult.model_validate(value)
+        return KnowledgeBaseResult.model_validate(artifact)
     except ValueError:
         return None
 
 
 def tool_outcome(message: ToolMessage, args: dict[str, Any]) -> ToolOutcome:
-    """A weather or travel tool's message as the state keeps it; an error text becomes an error."""
-    content = str(message.content)
-    result = parse_tool_result(content) or {"status": "error", "summary": content}
+    """A weather, travel or calendar tool's message as the state keeps it, read from its artifact
+    (a dict when read back from a checkpoint); a tool that failed left only an error text."""
+    artifact = message.artifact
+    if isinstance(artifact, BaseModel):
+        result = artifact.model_dump(mode="json", exclude_none=True)
+    elif isinstance(artifact, dict):
+        result = artifact
+    else:
+        result = {"status": "error", "summary": str(message.content)}
     return ToolOutcome(
         tool=str(message.name),
         args=args,
@@ -65,18 +63,6 @@ def tool_outcome(message: ToolMessage, args: dict[str, Any]) -> ToolOutcome:
         summary=str(result.get("summary", "")),
         result=result,
     )
-
-
-def tool_passages(outcome: ToolOutcome) -> list[Passage]:
-    """The passages a tool result cites its values from (the visit facts' sources), if any."""
-    found = outcome.result.get("passages") if outcome.status == "ok" else None
-    passages = []
-    for item in found if isinstance(found, list) else []:
-        try:
-            passages.append(Passage.model_validate(item))
-        except ValueError:
-            continue
-    return passages
 
 
 def cited_by_number(record: dict[str, Any], numbers: dict[str, int]) -> dict[str, Any]:

@@ -62,23 +62,6 @@ def tools_called(trace: list[TraceStep]) -> list[str]:
     return names
 
 
-def cited_evidence(reply: Answer) -> list[dict[str, Any]]:
-    """The cited passages, in citation order: number, title, headings, url and text (``--json``)."""
-    return [
-        {
-            "number": passage.number,
-            "cited_as": citation.number,
-            "title": passage.title,
-            "headings": passage.headings,
-            "url": passage.page,
-            "text": passage.text,
-            "chunk_id": passage.chunk_id,
-        }
-        for citation in reply.citations
-        for passage in citation.passages
-    ]
-
-
 class AgentService:
     """Builds the model, tools, retriever and checkpointer once; answers many threads."""
 
@@ -206,25 +189,19 @@ class AgentService:
         reply = values.get("reply") or Answer()
         seconds = time.perf_counter() - started
         final = FinalAnswer(
-            answer=reply.text,
+            reply=reply,
             language=values.get("language", ""),
             tools=tools_called(trace),
-            citations=[citation.number for citation in reply.citations],
-            sources=[{"number": c.number, "title": c.title, "url": c.page} for c in reply.citations],
-            abstained=reply.abstained,
-            kind=reply.kind,
             model_calls=values.get("model_calls", 0),
             seconds=round(seconds, 3),
             graph_overhead_ms=round((seconds - turn.in_nodes) * 1000, 1),
             offline_model=self.offline,
             trace=[step.dumped() for step in trace],
-            evidence=cited_evidence(reply),
             passage_numbers={
                 passage.chunk_id: passage.number
                 for passage in values.get("evidence", [])
                 if passage.number is not None
             },
-            reply=reply,
             follow_ups=suggest_follow_ups(reply, values.get("language", ""), tools_called(trace)),
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
@@ -245,7 +222,7 @@ class AgentService:
                     kind=final.kind,
                     thread_id=thread_id,
                     missing=[str(gap) for gap in gaps] if final.kind != "answered" else [],
-                    sources=[{"title": s["title"], "url": s["url"]} for s in final.sources],
+                    sources=[{"title": c.title, "url": c.page} for c in final.reply.citations],
                     model=self.model_name,
                     latency_ms=round(final.seconds * 1000, 1),
                 )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+from rag.passage import Passage
 
 ToolStatus = Literal["ok", "not_found", "invalid", "unavailable", "error"]
 DataSource = Literal["forecast", "climate normals", "router", "estimate", "calendar", "none"]
@@ -29,19 +31,30 @@ class ToolResult(BaseModel):
 
 
 class ToolOutcome(BaseModel):
-    """A weather or travel call of this turn as the graph keeps it: the call and the tool's result."""
+    """A weather, travel or calendar call of this turn as the graph keeps it: the call, the tool's
+    result, and the passages the result cites its values from (typed, to join the evidence)."""
 
     tool: str
     args: dict[str, Any] = Field(default_factory=dict)
     status: str = "ok"
     summary: str = ""
-    result: dict[str, Any] = Field(default_factory=dict)  # the tool's own JSON result
+    result: dict[str, Any] = Field(default_factory=dict)  # the JSON the model read, less the passages
+    passages: list[Passage] = Field(default_factory=list)  # the visit facts' excerpts, cited by chunk id
+
+    @model_validator(mode="before")
+    @classmethod
+    def _passages_apart(cls, data: Any) -> Any:
+        """Outcomes stored by earlier versions kept the passages as dicts inside ``result``."""
+        if isinstance(data, dict) and isinstance(result := data.get("result"), dict) and "passages" in result:
+            found = result["passages"]
+            data = {
+                **data,
+                "result": {k: v for k, v in result.items() if k != "passages"},
+                "passages": data.get("passages") or (found if isinstance(found, list) else []),
+            }
+        return data
 
     def for_model(self) -> dict[str, Any]:
-        """The record a prompt shows: the call, then every field of the result but the passages it
-        cites, which the prompt shows numbered among the evidence."""
-        return {
-            "tool": self.tool,
-            "args": self.args,
-            **{k: v for k, v in self.result.items() if k != "passages"},
-        }
+        """The record a prompt shows: the call, then every field of the result (its passages are
+        shown numbered among the evidence)."""
+        return {"tool": self.tool, "args": self.args, **self.result}

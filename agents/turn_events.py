@@ -35,7 +35,7 @@ def search_returned(result: KnowledgeBaseResult) -> ToolReturned:
         status=result.status,
         summary=result.message if result.status == "error" else f"{len(result.hits)} passages",
         args={"query": result.query},
-        hits=[passage.rounded().model_dump(exclude={"number"}) for passage in result.hits],
+        hits=[passage.rounded() for passage in result.hits],
         ms=result.ms,
     )
 

@@ -119,7 +119,7 @@ def step_line(event: AgentEvent, round_number: int = 0) -> str | None:
         return f":material/build: call {_code(f'{event.tool}({_arguments(event.args)})')}"
     if isinstance(event, ToolReturned):
         timing = f" · {event.ms:.0f} ms" if event.ms is not None else ""
-        top = f" · top: {escape(event.hits[0].get('title', ''))}" if event.hits else ""
+        top = f" · top: {escape(event.hits[0].title)}" if event.hits else ""
         summary = escape(event.summary[:160]) if event.summary else ""
         source = event.result.get("source")
         status = f"{event.status} ({escape(str(source))})" if source and source != "none" else event.status
@@ -270,7 +270,8 @@ def _detail(event: dict[str, Any]) -> str:
     if kind == "error":
         return str(event["message"])
     if kind == "final_answer":
-        return f"{len(event['answer'])} characters, citations {event['citations']}"
+        reply = event["reply"]
+        return f"{len(reply['text'])} characters, citations {[c['number'] for c in reply['citations']]}"
     return ""
 
 

@@ -80,10 +80,8 @@ def _turn(question: str, values: dict[str, Any]) -> Turn:
     turn = Turn(question)
     language = values.get("language", "")
     turn.final = FinalAnswer(
-        answer=reply.text,
-        language=language,
         reply=reply,
-        kind=reply.kind,
+        language=language,
         follow_ups=suggest_follow_ups(reply, language),  # the last turn shows them after a reload too
     )
     return turn

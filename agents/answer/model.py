@@ -54,6 +54,10 @@ class Answer(BaseModel):
         """The knowledge base was searched and the answer says it does not tell."""
         return self.kind == "not_found"
 
+    def cited_passages(self) -> list[tuple[Citation, Passage]]:
+        """Every cited passage with the citation it is shown under, in citation order."""
+        return [(citation, passage) for citation in self.citations for passage in citation.passages]
+
     def shown_numbers(self) -> dict[int, int]:
         """Evidence number -> the number the answer shows for it."""
         return {p.number: c.number for c in self.citations for p in c.passages if p.number is not None}

@@ -8,7 +8,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from agents.evidence import knowledge_base_result, tool_outcome, tool_passages
+from agents.evidence import knowledge_base_result, tool_outcome
 from agents.state import AgentState
 from agents.trace import CollectStep, ToolSummary, elapsed_ms
 
@@ -32,7 +32,8 @@ def collect(state: AgentState) -> dict[str, Any]:
             continue
         outcome = tool_outcome(message, arguments.get(message.tool_call_id, {}))
         outcomes.append(outcome)
-        passages.extend(tool_passages(outcome))  # the excerpts a tool's facts are cited from
+        if outcome.status == "ok":  # the excerpts a tool's facts are cited from
+            passages.extend(outcome.passages)
         summaries.append(ToolSummary(tool=outcome.tool, status=outcome.status))
     return {
         "evidence": passages,

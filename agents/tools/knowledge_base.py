@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
@@ -77,11 +77,11 @@ def search_knowledge_base(searcher: Searcher, query: str, k: int = 5) -> Knowled
 
 def build_knowledge_base_tool(searcher: Searcher, k: int = 5) -> BaseTool:
     """The LangChain tool bound to ``searcher``. The model reads the JSON of a KnowledgeBaseResult;
-    the same result, as a dict, is the ToolMessage's artifact, which the graph reads as data."""
+    the result itself is the ToolMessage's artifact, which the graph reads as data."""
 
-    def run(query: str) -> tuple[str, dict[str, Any]]:
+    def run(query: str) -> tuple[str, KnowledgeBaseResult]:
         result = search_knowledge_base(searcher, query, k)
-        return result.for_model(), result.model_dump()
+        return result.for_model(), result
 
     return StructuredTool.from_function(
         func=run,

@@ -256,11 +256,17 @@ def _summary(
 
 
 def build_travel_tool(service: TravelService) -> BaseTool:
-    """The LangChain tool bound to ``service``; its result is the JSON of a TravelResult."""
+    """The LangChain tool bound to ``service``: the model reads the JSON of a TravelResult, the
+    graph reads the result itself (the ToolMessage's artifact)."""
 
-    def run(origin: str, mode: str | None = None, language: str = "en") -> str:
-        return service.get(origin, mode, language).to_json()
+    def run(origin: str, mode: str | None = None, language: str = "en") -> tuple[str, TravelResult]:
+        result = service.get(origin, mode, language)
+        return result.to_json(), result
 
     return StructuredTool.from_function(
-        func=run, name="get_travel_info", description=DESCRIPTION, args_schema=TravelArguments
+        func=run,
+        name="get_travel_info",
+        description=DESCRIPTION,
+        args_schema=TravelArguments,
+        response_format="content_and_artifact",
     )

@@ -373,7 +373,8 @@ DESCRIPTION = (
 
 
 def build_calendar_tool(service: CalendarService) -> BaseTool:
-    """The LangChain tool bound to ``service``; its result is the JSON of a CalendarResult."""
+    """The LangChain tool bound to ``service``: the model reads the JSON of a CalendarResult, the
+    graph reads the result itself (the ToolMessage's artifact), its cited passages typed."""
 
     def run(
         date: str | None = None,
@@ -384,9 +385,14 @@ def build_calendar_tool(service: CalendarService) -> BaseTool:
         reduced: bool = False,
         until: str | None = None,
         language: str = "en",
-    ) -> str:
-        return service.get(date, place, language, until, aspects, months, tickets, reduced).to_json()
+    ) -> tuple[str, CalendarResult]:
+        result = service.get(date, place, language, until, aspects, months, tickets, reduced)
+        return result.to_json(), result
 
     return StructuredTool.from_function(
-        func=run, name="get_visit_calendar", description=DESCRIPTION, args_schema=CalendarArguments
+        func=run,
+        name="get_visit_calendar",
+        description=DESCRIPTION,
+        args_schema=CalendarArguments,
+        response_format="content_and_artifact",
     )

@@ -332,14 +332,17 @@ def describe(forecast_days: int) -> str:
 
 
 def build_weather_tool(service: WeatherService) -> BaseTool:
-    """The LangChain tool bound to ``service``; its result is the JSON of a WeatherResult."""
+    """The LangChain tool bound to ``service``: the model reads the JSON of a WeatherResult, the
+    graph reads the result itself (the ToolMessage's artifact)."""
 
-    def run(date: str, place: str = "Versailles", language: str = "en") -> str:
-        return service.get(date, place, language).to_json()
+    def run(date: str, place: str = "Versailles", language: str = "en") -> tuple[str, WeatherResult]:
+        result = service.get(date, place, language)
+        return result.to_json(), result
 
     return StructuredTool.from_function(
         func=run,
         name="get_weather",
         description=describe(service.settings.forecast_days),
         args_schema=WeatherArguments,
+        response_format="content_and_artifact",
     )

@@ -71,9 +71,7 @@ def test_searches_carry_their_hits_with_every_stage_score(events: list[AgentEven
     searches = [event for event in events if isinstance(event, ToolReturned)]
 
     assert [search.args["query"] for search in searches] == ["palace opening hours", "passport ticket price"]
-    assert all(
-        search.hits and {"bm25", "dense", "rrf"} <= set(search.hits[0]["scores"]) for search in searches
-    )
+    assert all(search.hits and {"bm25", "dense", "rrf"} <= set(search.hits[0].scores) for search in searches)
     assert all(search.ms is not None for search in searches)
 
 
@@ -94,9 +92,10 @@ def test_the_final_answer_carries_the_cited_passages(events: list[AgentEvent]) -
     final = events[-1]
 
     assert isinstance(final, FinalAnswer)
-    assert [item["number"] for item in final.evidence] == final.citations == [1, 2]
-    assert "nine in the morning" in final.evidence[0]["text"]
-    assert final.evidence[0]["url"] == final.sources[0]["url"]
+    cited = final.reply.cited_passages()
+    assert [passage.number for _, passage in cited] == final.citations == [1, 2]
+    assert "nine in the morning" in cited[0][1].text
+    assert cited[0][1].page == final.reply.citations[0].page
 
 
 def test_nodes_report_their_duration(events: list[AgentEvent]) -> None:

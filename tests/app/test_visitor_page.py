@@ -85,7 +85,7 @@ def test_citations_are_renumbered_in_reading_order_and_each_source_listed_once(w
     shown = [int(n) for n in re.findall(r"\\\[(\d+)\\\]", answer)]
     assert shown and shown[0] == 1 and sorted(set(shown)) == list(range(1, max(shown) + 1))
     labels = [expander.label.replace("\\", "") for expander in assistant.expander]  # Markdown escapes
-    assert len(labels) == len(set(labels)) == len({s["url"] for s in final.sources})
+    assert len(labels) == len(set(labels)) == len({c.page for c in final.reply.citations})
     assert all(label.startswith(f"[{n}] ") for n, label in enumerate(labels, 1))
     assert any(label.endswith("] Opening hours · chateauversailles.fr") for label in labels)
 
@@ -238,7 +238,7 @@ def test_new_conversation_starts_a_new_thread(indexed: Path) -> None:
 def _answered_turn(question: str, follow_ups: list[str]) -> Turn:
     turn = Turn(question)
     reply = Answer(text="The palace opens at nine.")
-    turn.final = FinalAnswer(answer=reply.text, language="en", reply=reply, follow_ups=follow_ups)
+    turn.final = FinalAnswer(reply=reply, language="en", follow_ups=follow_ups)
     return turn
 
 

@@ -50,16 +50,18 @@ class QuerySearcher:
         ][:k]
 
 
-@tool
-def get_weather(city: str, date: str = "") -> str:
+@tool(response_format="content_and_artifact")
+def get_weather(city: str, date: str = "") -> tuple[str, dict[str, str]]:
     """Weather forecast for a city on a date."""
-    return json.dumps({"status": "ok", "city": city, "date": date, "summary": "Sunny, 24 °C"})
+    result = {"status": "ok", "city": city, "date": date, "summary": "Sunny, 24 °C"}
+    return json.dumps(result), result
 
 
-@tool
-def get_travel_info(origin: str) -> str:
+@tool(response_format="content_and_artifact")
+def get_travel_info(origin: str) -> tuple[str, dict[str, str]]:
     """How to travel from ``origin`` to Versailles."""
-    return json.dumps({"status": "ok", "origin": origin, "summary": "RER C, 40 minutes"})
+    result = {"status": "ok", "origin": origin, "summary": "RER C, 40 minutes"}
+    return json.dumps(result), result
 
 
 @tool("get_weather")

@@ -51,7 +51,7 @@ def test_a_turn_streams_nodes_tool_calls_results_then_the_answer(
     final = events[-1]
     assert isinstance(final, FinalAnswer)
     assert final.tools == ["search_knowledge_base"]
-    assert final.citations == [1] and final.sources[0]["number"] == 1
+    assert final.citations == [1] and final.reply.citations[0].number == 1
     assert final.model_calls == 3
     assert final.graph_overhead_ms >= 0
 

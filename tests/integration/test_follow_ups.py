@@ -38,7 +38,7 @@ def test_a_suggested_question_is_answered_on_its_topic(
 
     assert isinstance(final, FinalAnswer), final
     assert final.kind != "not_found" and final.language == language, final.answer
-    assert topic in answered_topics(final.reply, load_topics(), final.tools), (final.tools, final.sources)
+    assert topic in answered_topics(final.reply, load_topics(), final.tools), (final.tools, final.citations)
     assert final.follow_ups and load_topics()[topic].question[language] not in final.follow_ups
     assert all(
         suggestion in {q for t, lang, q in QUESTIONS if lang == language} for suggestion in final.follow_ups

@@ -19,6 +19,7 @@ from agents.events import FinalAnswer, ToolReturned
 from agents.official.search import OfficialFirstSearcher
 from agents.official.store import OfficialAnswer, OfficialAnswers, paris_today
 from agents.service import AgentService
+from rag.passage import Passage
 from rag.retriever import HybridRetriever
 from tests.conftest import HashingEmbedder, make_settings
 
@@ -45,7 +46,7 @@ def listed(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
-def search_hits(index: Path, tmp_path: Path) -> tuple[list[dict[str, object]], FinalAnswer]:
+def search_hits(index: Path, tmp_path: Path) -> tuple[list[Passage], FinalAnswer]:
     """The first search's passages and the answer, asked of the offline agent."""
     retriever = HybridRetriever(make_settings(index), embedder=HashingEmbedder())
     settings = AgentSettings(_env_file=None, provider="offline", checkpoint_path=tmp_path / "t.sqlite")
@@ -80,8 +81,8 @@ def test_an_official_answer_is_searched_first_and_cited_as_official_with_its_dat
 
     hits, final = search_hits(index, tmp_path)
 
-    assert hits[0]["collection"] == "official" and hits[0]["source"] == SOURCE
-    assert hits[0]["title"] == f"Official answer, {start.isoformat()}"
+    assert hits[0].collection == "official" and hits[0].source == SOURCE
+    assert hits[0].title == f"Official answer, {start.isoformat()}"
     cited = [passage for citation in final.reply.citations for passage in citation.passages]
     assert any(passage.collection == "official" for passage in cited), final.answer
 
@@ -109,8 +110,8 @@ def test_an_answer_not_valid_today_is_never_used(index: Path, tmp_path: Path, da
 
     hits, final = search_hits(index, tmp_path)
 
-    assert all(hit["collection"] != "official" for hit in hits)
-    assert SOURCE not in final.answer and all(source["url"] != SOURCE for source in final.sources)
+    assert all(hit.collection != "official" for hit in hits)
+    assert SOURCE not in final.answer and all(c.page != SOURCE for c in final.reply.citations)
 
 
 def test_an_end_before_the_start_is_one_sentence(index: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,7 +32,7 @@ def test_a_french_fact_question_is_answered_with_a_citation(service: AgentServic
     assert service.offline and result.offline_model
     assert set(result.tools) == {"get_visit_calendar", "search_knowledge_base"}  # the facts first
     assert result.language == "fr"
-    assert result.citations and result.sources
+    assert result.citations and result.reply.citations
     assert "32 €" in result.answer
 
 
@@ -50,7 +50,7 @@ def test_an_english_question_is_answered_in_english_from_the_english_page(servic
     assert result.citations
     assert any(citation.source.endswith(".en.md") for citation in result.reply.citations)
     # the visitor's link is the official page the English guide names (its front matter)
-    assert any(source["url"].startswith("https://") for source in result.sources)
+    assert any(citation.page.startswith("https://") for citation in result.reply.citations)
 
 
 def test_a_weather_question_goes_to_the_weather_tool(service: AgentService) -> None:
@@ -93,7 +93,7 @@ def test_a_day_question_is_answered_by_the_visit_calendar_with_its_source(servic
     assert result.answer.startswith(
         "**lundi 30 novembre 2026 — le Château : fermé (fermé tous les lundis).**"
     )
-    assert result.sources[0]["title"] == "Horaires d'ouverture du domaine de Versailles"  # in French
+    assert result.reply.citations[0].title == "Horaires d'ouverture du domaine de Versailles"  # in French
 
 
 NEWCOMER = {  # a ticket's price, the opening time, Mondays: what a first visitor asks, nine ways
@@ -158,4 +158,4 @@ def test_a_newcomers_questions_are_answered_by_the_visit_facts_in_the_first_line
     assert first[0].startswith("**") and "21" in first[0] and "13" in first[0], price.answer
     assert first[1].startswith("**") and "09:00" in first[1], opening.answer
     assert any(monday in line.casefold() for line in mondays.answer.splitlines()[:3]), mondays.answer
-    assert all(r.sources and r.language == language for r in (price, opening, mondays))
+    assert all(r.reply.citations and r.language == language for r in (price, opening, mondays))

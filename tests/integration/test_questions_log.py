@@ -14,6 +14,7 @@ import numpy as np
 import psycopg
 import pytest
 
+from agents.answer.model import Answer
 from agents.config import AgentSettings
 from agents.events import FinalAnswer
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
@@ -176,7 +177,8 @@ def test_a_reload_matches_each_restored_turn_with_its_own_row(store: dict[str, A
         row = LoggedQuestion(question, "en", "answered", thread, asked_at=time.time() + n, feedback=verdict)
         log.record(row)
     turns = [
-        Turn(q, final=FinalAnswer(answer="…", language="en")) for q in ["Was there a pruned one?", *asked]
+        Turn(q, final=FinalAnswer(reply=Answer(text="…"), language="en"))
+        for q in ["Was there a pruned one?", *asked]
     ]
 
     verdicts = attach_logged_turns(turns, log.thread_turns(THREAD))

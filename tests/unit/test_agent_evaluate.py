@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agents.answer.model import Answer
 from agents.evaluate import declined, evaluate, own_words, rate, tools_match
 from agents.events import ErrorOccurred, FinalAnswer
 
@@ -19,12 +20,9 @@ def test_tools_match_needs_every_expected_tool_and_no_forbidden_one() -> None:
 
 
 def test_an_answer_of_kind_not_found_counts_as_declined() -> None:
-    class KindedAnswer(FinalAnswer):
-        kind: str = "answered"
-
-    assert declined(FinalAnswer(answer="", language="en", abstained=True))
-    assert declined(KindedAnswer(answer="", language="en", kind="not_found"))
-    assert not declined(KindedAnswer(answer="21 € [1]", language="en"))
+    assert declined(FinalAnswer(reply=Answer(kind="not_found"), language="en"))
+    assert not declined(FinalAnswer(reply=Answer(text="21 € [1]", kind="partial"), language="en"))
+    assert not declined(FinalAnswer(reply=Answer(text="21 € [1]"), language="en"))
 
 
 def test_rate_counts_only_the_rows_holding_the_key() -> None:

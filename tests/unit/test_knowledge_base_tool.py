@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from agents.tools.knowledge_base import (
+    KnowledgeBaseResult,
     build_knowledge_base_tool,
     render_evidence,
     search_knowledge_base,
@@ -68,8 +69,9 @@ def test_the_tool_returns_json_for_the_model_and_the_same_result_as_its_artifact
     assert "written in French" in tool.description
     assert json.loads(message.content)["status"] == "ok"
     model_view, artifact = json.loads(message.content), message.artifact
-    assert artifact["hits"][0]["text"] == model_view["hits"][0]["text"] == "Ouvert de 9 h à 18 h 30."
-    assert "scores" in artifact["hits"][0] and "scores" not in model_view["hits"][0]
+    assert isinstance(artifact, KnowledgeBaseResult) and isinstance(artifact.hits[0], Passage)
+    assert artifact.hits[0].text == model_view["hits"][0]["text"] == "Ouvert de 9 h à 18 h 30."
+    assert artifact.hits == searcher.hits and "scores" not in model_view["hits"][0]
     assert searcher.queries == ["horaires du château"]
 
 

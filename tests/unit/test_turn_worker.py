@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 
+from agents.answer.model import Answer
 from agents.events import AgentEvent, AnswerToken, ErrorOccurred, FinalAnswer
 from app_ui.presenters import Turn
 from app_ui.turn_worker import Answerer, QuestionQueue, TurnWorker
@@ -15,7 +16,7 @@ def _answer(gate: threading.Event) -> Answerer:
         yield AnswerToken(text=f"{question}: ")
         gate.wait(5)
         yield AnswerToken(text="done")
-        yield FinalAnswer(answer=f"{question}: done", language="en")
+        yield FinalAnswer(reply=Answer(text=f"{question}: done"), language="en")
 
     return answer
 
@@ -44,7 +45,8 @@ def test_a_question_sent_during_an_answer_waits_and_is_answered_after_it() -> No
     assert questions.busy
     assert questions.next() is None  # not while the first is being answered
     gate.set()
-    assert list(questions.current.received())[-1] == FinalAnswer(answer="first: done", language="en")
+    done = FinalAnswer(reply=Answer(text="first: done"), language="en")
+    assert list(questions.current.received())[-1] == done
     assert questions.next() == "second"
     assert questions.next() is None
 
