@@ -227,7 +227,7 @@
       if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
       else element.setAttribute(name, value === true ? "" : value);
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child != null && child !== false) element.append(typeof child === "string" ? document.createTextNode(child) : child);
     }
     return element;
@@ -253,15 +253,15 @@
     return svg;
   }
 
-  /** One paragraph of the answer: text nodes, and each [n] a link to its source's page. */
-  function citedParagraph(text, urls) {
-    const paragraph = el("p", { class: "answer-text" });
+  /** Text with each [n] a link to its source's page (a plain number when the source is no web page). */
+  function citedNodes(text, urls) {
+    const nodes = [];
     let last = 0;
     for (const match of text.matchAll(CITATION_GROUP)) {
-      paragraph.append(text.slice(last, match.index));
+      nodes.push(text.slice(last, match.index));
       for (const number of match[0].match(/\d+/g)) {
         const url = urls.get(Number(number));
-        paragraph.append(
+        nodes.push(
           url
             ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer", class: "cite" }, `[${number}]`)
             : el("span", { class: "cite" }, `[${number}]`),
@@ -269,8 +269,15 @@
       }
       last = match.index + match[0].length;
     }
-    paragraph.append(text.slice(last));
-    return paragraph;
+    nodes.push(text.slice(last));
+    return nodes;
+  }
+
+  /** One paragraph of the answer: its **bold** runs (the only Markdown the agent writes there) in
+   * <strong>, every character as text, each [n] linked. */
+  function citedParagraph(text, urls) {
+    const runs = text.split(/\*\*(.+?)\*\*/s); // odd indexes: the bold runs
+    return el("p", { class: "answer-text" }, runs.map((run, index) => (index % 2 ? el("strong", {}, citedNodes(run, urls)) : citedNodes(run, urls))));
   }
 
   /** The answer's sources, each once under its number: clean title, site, link, cited passages. */
@@ -484,7 +491,7 @@
           if ((metadata || {}).langgraph_node !== ANSWER_NODE || !String(message.type || "").endsWith("Chunk")) continue;
           raw += chunkText(message);
           if (!live) body.replaceChildren((live = el("p", { class: "answer-text streaming" })));
-          live.textContent = streamedText(raw);
+          live.textContent = streamedText(raw).replaceAll("**", "");
         } else if (event === "updates" && data && typeof data === "object") {
           for (const update of Object.values(data)) {
             if (!update || typeof update !== "object") continue;
@@ -500,6 +507,8 @@
     finish(answer, body, final) {
       if (final.language && LANGUAGES.includes(final.language)) this.setLanguage(final.language);
       const words = this.words;
+      answer.setAttribute("aria-label", words.get("assistant_message"));
+      answer.previousElementSibling.setAttribute("aria-label", words.get("user_message"));
       const urls = new Map((final.reply.citations || []).map((c) => [c.number, webUrl(c.url || c.source)]));
       body.replaceChildren(...String(final.reply.text).split(/\n{2,}/).filter((part) => part.trim()).map((part) => citedParagraph(part.trim(), urls)));
       if ((final.reply.citations || []).length) answer.append(...sourceList(final.reply, words));
