@@ -56,7 +56,8 @@ _BLOCK = re.compile(r"(/\* labels:begin \*/).*?(/\* labels:end \*/)", re.DOTALL)
 def widget_labels() -> dict[str, dict[str, Any]]:
     """Each table (languages and regional variants) reduced to the widget's keys."""
     return {
-        name: {key: table[key] for key in WIDGET_KEYS if key in table} for name, table in label_tables().items()
+        name: {key: table[key] for key in WIDGET_KEYS if key in table}
+        for name, table in label_tables().items()
     }
 
 

@@ -131,14 +131,16 @@
     }
   }
 
-  /** A random key for this browser tab: the server keeps each visitor's threads to the key that made them. */
+  /** This tab's visitor token (192 random bits, base64url): the server keeps each visitor's threads
+   * to the token that made them, so it stays in this tab (sessionStorage) and goes nowhere else. */
   function visitorKey() {
+    const draw = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(24)))).replaceAll("+", "-").replaceAll("/", "_");
     try {
       let key = sessionStorage.getItem(VISITOR_KEY);
-      if (!key) sessionStorage.setItem(VISITOR_KEY, (key = crypto.randomUUID()));
+      if (!key) sessionStorage.setItem(VISITOR_KEY, (key = draw()));
       return key;
     } catch (error) {
-      return (window.versaillesVisitorKey ||= crypto.randomUUID()); // storage refused: this page only
+      return (visitorKey.unstored ||= draw()); // storage refused: this page only
     }
   }
 
@@ -293,7 +295,7 @@
           "div",
           { class: "passage" },
           passage.headings ? el("p", { class: "section" }, words.say("passage_in", { section: cleanTitle(passage.headings) })) : null,
-          el("blockquote", {}, String(passage.text || "")),
+          el("blockquote", {}, String(passage.text || "").replace(/^[ \t]{0,3}#{1,6}[ \t]+/gm, "")), // a heading's marks go
         ),
       );
       return el(
@@ -618,6 +620,7 @@ textarea::placeholder { color: #5f5f5f; }
 .send:disabled { background: #5f6f80; cursor: progress; }
 @media (max-width: 520px), (max-height: 520px) {
   .panel { inset: 0; width: 100%; height: 100%; border-radius: 0; border: 0; }
+  .panel:not([hidden]) ~ .launcher { display: none; } /* the panel fills the screen; its close button closes it */
 }
 @media (prefers-reduced-motion: no-preference) {
   .panel:not([hidden]) { animation: vw-open .16s ease-out; }
