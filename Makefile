@@ -75,11 +75,11 @@ index: setup
 test: setup-dev lint typecheck unit
 
 lint:
-	$(BIN)/ruff check rag agents app_ui tests benchmarks streamlit_app.py
-	$(BIN)/ruff format --check rag agents app_ui tests benchmarks streamlit_app.py
+	$(BIN)/ruff check rag agents app_ui widget tests benchmarks streamlit_app.py
+	$(BIN)/ruff format --check rag agents app_ui widget tests benchmarks streamlit_app.py
 
 typecheck:
-	$(BIN)/mypy rag agents app_ui streamlit_app.py
+	$(BIN)/mypy rag agents app_ui widget streamlit_app.py
 
 unit:
 	$(BIN)/python -m pytest

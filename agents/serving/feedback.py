@@ -16,10 +16,9 @@ from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
-from starlette.applications import Starlette
+from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from agents.config import AgentSettings
 from agents.insights.store import MAX_COMMENT_CHARS, QuestionLog
@@ -74,4 +73,7 @@ async def receive_feedback(request: Request) -> Response:
     return Response(status_code=204) if stored else _refusal(404, "No answer of yours has this turn_id.")
 
 
-app = Starlette(routes=[Route(FEEDBACK_PATH, receive_feedback, methods=["POST"])])
+# A FastAPI app: Aegra puts its authentication on FastAPI routes only (a plain Starlette route would
+# get none there, and this one then refuses every call); langgraph dev takes either.
+app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+app.add_api_route(FEEDBACK_PATH, receive_feedback, methods=["POST"], include_in_schema=False)
