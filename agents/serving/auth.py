@@ -10,20 +10,13 @@ has no route at all: only the operator console reads it.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from langgraph_sdk import Auth
 
-from agents.serving.settings import ServingSettings
-from agents.serving.visitors import RateLimit, VisitorRefused, check_question, header, visitor_identity
+from agents.serving.visitors import VisitorRefused, header, visitor_identity
 
 auth = Auth()
-
-
-@cache
-def rate_limit() -> RateLimit:
-    return RateLimit.parse(ServingSettings().rate_limit)
 
 
 def refused(error: VisitorRefused) -> Auth.exceptions.HTTPException:
@@ -32,10 +25,9 @@ def refused(error: VisitorRefused) -> Auth.exceptions.HTTPException:
 
 @auth.authenticate
 async def authenticate(headers: dict[Any, Any]) -> Auth.types.MinimalUserDict:
-    """A visitor known by their token's hash, within the per-visitor rate limit."""
+    """A visitor known by their token's hash (the rate limit and the question: agents.serving.guard)."""
     try:
         identity = visitor_identity(header(headers, "authorization"))
-        rate_limit().check(identity)
     except VisitorRefused as error:
         raise refused(error) from None
     return {"identity": identity, "display_name": "visitor", "permissions": ["visitor"]}
@@ -47,7 +39,7 @@ def owned(ctx: Auth.types.AuthContext) -> dict[str, str]:
 
 
 @auth.on.threads.create
-async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str]:
+async def on_thread_create(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
     """A new thread belongs to its creator, whatever metadata the request sent."""
     metadata = value.setdefault("metadata", {}) or {}
     value["metadata"] = metadata
@@ -56,32 +48,28 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
 
 
 @auth.on.threads.create_run
-async def on_run(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str]:
-    """A run on one's own thread, with one question the visitor page would accept."""
-    kwargs = value.get("kwargs") or {}
-    run_input = value.get("input", kwargs.get("input"))  # Aegra: top level; langgraph dev: kwargs
-    try:
-        check_question(run_input)
-    except VisitorRefused as error:
-        raise refused(error) from None
+async def on_run(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
+    """A run on one's own thread only."""
     return owned(ctx)
 
 
-@auth.on.threads.read
-@auth.on.threads.update
-@auth.on.threads.delete
-@auth.on.threads.search
-async def on_own_threads(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str]:
+async def on_own_threads(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
     return owned(ctx)
 
 
-@auth.on.assistants.read
-@auth.on.assistants.search
-async def on_assistant_lookup(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> bool:
+async def on_assistant_lookup(ctx: Auth.types.AuthContext, value: Any) -> bool:
     return True
 
 
+auth.on.threads.read(on_own_threads)
+auth.on.threads.update(on_own_threads)
+auth.on.threads.delete(on_own_threads)
+auth.on.threads.search(on_own_threads)
+auth.on.assistants.read(on_assistant_lookup)
+auth.on.assistants.search(on_assistant_lookup)
+
+
 @auth.on
-async def refuse_the_rest(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> bool:
+async def refuse_the_rest(ctx: Auth.types.AuthContext, value: Any) -> bool:
     """Changing assistants, the store, crons, runs outside a thread: operators' business, not the API's."""
     return False

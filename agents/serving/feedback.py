@@ -1,22 +1,23 @@
 """``POST /visitor/feedback``: a visitor's verdict on one of their answers, into the questions log, as
 the visitor page stores it (:meth:`agents.insights.store.QuestionLog.set_feedback`).
 
-The route is the server's own (``http.app`` in ``langgraph.json``) and passes through the same
-authentication as the threads (``enable_custom_route_auth``): a visitor token, the rate limit. The
+The route joins the servers' front door (:mod:`agents.serving.guard`, their ``http.app``) and passes
+through the same authentication as the threads (``enable_custom_route_auth`` in ``langgraph.json``
+and ``aegra.json``) and the same rate limit. The
 verdict names the turn by its ``turn_id`` and ``thread_id``; the turn id is a random 128-bit id that
 only the run's stream and the thread's state show, both refused to anyone but the thread's owner,
 so knowing it is what proves the turn is the visitor's.
 """
 
-# No ``from __future__ import annotations``: the server loads this file by path (not as a package
-# module), and pydantic could not resolve the request model's annotations from strings then.
+from __future__ import annotations
+
 import asyncio
 import logging
 from functools import cache
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
 from fastapi import FastAPI
+from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -73,7 +74,8 @@ async def receive_feedback(request: Request) -> Response:
     return Response(status_code=204) if stored else _refusal(404, "No answer of yours has this turn_id.")
 
 
-# A FastAPI app: Aegra puts its authentication on FastAPI routes only (a plain Starlette route would
-# get none there, and this one then refuses every call); langgraph dev takes either.
-app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
-app.add_api_route(FEEDBACK_PATH, receive_feedback, methods=["POST"], include_in_schema=False)
+def add_feedback_route(app: FastAPI) -> None:
+    """Serve the route on ``app``. A FastAPI route: Aegra authenticates FastAPI routes only (a plain
+    Starlette one would get no user there and refuse every call). Added directly, not through an
+    included router, which langgraph dev cannot wrap with its authentication."""
+    app.add_api_route(FEEDBACK_PATH, receive_feedback, methods=["POST"], include_in_schema=False)

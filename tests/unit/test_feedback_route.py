@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from starlette.testclient import TestClient
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -39,7 +40,9 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[QuestionLog
 
 
 def _post(body: Any, identity: str = "visitor:abc") -> Any:
-    with TestClient(Visitor(feedback.app, identity)) as client:
+    app = FastAPI()
+    feedback.add_feedback_route(app)
+    with TestClient(Visitor(app, identity)) as client:
         return client.post(FEEDBACK_PATH, json=body)
 
 
