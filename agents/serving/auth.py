@@ -41,9 +41,9 @@ def owned(ctx: Auth.types.AuthContext) -> dict[str, str]:
 @auth.on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
     """A new thread belongs to its creator, whatever metadata the request sent."""
-    metadata = value.setdefault("metadata", {}) or {}
-    value["metadata"] = metadata
-    metadata["owner"] = ctx.user.identity
+    if value.get("metadata") is None:
+        value["metadata"] = {}
+    value["metadata"]["owner"] = ctx.user.identity  # the server's own dict: changed in place
     return owned(ctx)
 
 
