@@ -36,6 +36,7 @@
 
   const ASSISTANT = script.dataset.assistant || "visitor";
   const ANSWER_NODE = "synthesize"; // the graph node whose model tokens are the answer (agents/graph.py)
+  const FULL_SCREEN = window.matchMedia("(max-width: 520px), (max-height: 520px)"); // as in STYLE
   const MAX_QUESTION_CHARS = 4000; // agents.service.MAX_QUESTION_CHARS
   const COMMENT_CHARS = 300; // app_ui.feedback.COMMENT_CHARS
   const FEEDBACK_PATH = "/visitor/feedback";
@@ -166,9 +167,9 @@
       return thread.thread_id;
     }
 
-    /** The run's events, as {event, data}: "messages" (tokens), "updates" (each node's output), "error"… */
-    async *streamRun(threadId, question, signal) {
-      const response = await this.post(
+    /** Start a run on the thread; its body streams the events (read with serverSentEvents). */
+    startRun(threadId, question, signal) {
+      return this.post(
         `/threads/${encodeURIComponent(threadId)}/runs/stream`,
         {
           assistant_id: ASSISTANT,
@@ -177,7 +178,6 @@
         },
         signal,
       );
-      yield* serverSentEvents(response.body);
     }
 
     feedback(threadId, turnId, verdict, comment) {
@@ -348,7 +348,7 @@
       this.form = el("form", { onsubmit: (event) => { event.preventDefault(); this.ask(this.question.value); } }, this.questionLabel, this.question, this.sendButton);
       this.panel = el(
         "section",
-        { id: "vw-panel", class: "panel", role: "dialog", "aria-labelledby": "vw-title", hidden: true, onkeydown: (event) => event.key === "Escape" && this.close() },
+        { id: "vw-panel", class: "panel", role: "dialog", "aria-labelledby": "vw-title", hidden: true, onkeydown: (event) => this.onPanelKey(event) },
         el("header", {}, this.titleText, el("div", { class: "tools" }, this.languageLabel, this.languageChoice, this.newButton, this.closeButton)),
         this.conversation,
         this.status,
@@ -400,6 +400,7 @@
     }
 
     open() {
+      this.panel.setAttribute("aria-modal", FULL_SCREEN.matches ? "true" : "false");
       this.panel.hidden = false;
       this.launcher.setAttribute("aria-expanded", "true");
       this.question.focus();
@@ -409,6 +410,21 @@
       this.panel.hidden = true;
       this.launcher.setAttribute("aria-expanded", "false");
       this.launcher.focus();
+    }
+
+    /** Escape closes; when the panel fills the screen, Tab cycles inside it (the page is hidden behind). */
+    onPanelKey(event) {
+      if (event.key === "Escape") this.close();
+      if (event.key !== "Tab" || !FULL_SCREEN.matches) return;
+      const focusable = [...this.panel.querySelectorAll("button, select, textarea, input, a[href], summary, [tabindex='0']")].filter(
+        (element) => !element.disabled && element.getClientRects().length > 0,
+      );
+      const active = this.host.shadowRoot.activeElement;
+      const [first, last] = [focusable[0], focusable[focusable.length - 1]];
+      if (event.shiftKey ? active === first : active === last) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      }
     }
 
     onKey(event) {
@@ -450,7 +466,7 @@
       }
       const words = this.words;
       this.question.value = "";
-      const asked = el("article", { class: "message question", "aria-label": words.get("user_message") }, el("p", {}, question));
+      const asked = el("article", { class: "message question", "aria-label": words.get("user_message"), hidden: !question }, el("p", {}, question));
       this.conversation.append(asked);
       const answer = el("article", { class: "message answer", "aria-label": words.get("assistant_message"), "aria-busy": "true" });
       const body = el("div", { class: "answer-body" }, el("p", { class: "thinking" }, words.get("thinking")));
@@ -482,12 +498,23 @@
 
     /** Stream one run: the answer's tokens drawn as they come, its final state returned. */
     async stream(question, body, signal) {
-      if (!this.threadId) this.threadId = await this.api.createThread(signal);
+      const fresh = !this.threadId;
+      if (fresh) this.threadId = await this.api.createThread(signal);
+      let response;
+      try {
+        response = await this.api.startRun(this.threadId, question, signal);
+      } catch (error) {
+        // The server forgot the thread (langgraph dev restarted, retention): go on in a new one.
+        if (fresh || !(error instanceof ApiError) || error.status !== 404) throw error;
+        this.threadId = await this.api.createThread(signal);
+        response = await this.api.startRun(this.threadId, question, signal);
+      }
       const final = { reply: null, language: "", turnId: "" };
       let raw = "";
       let live = null;
-      for await (const { event, data } of this.api.streamRun(this.threadId, question, signal)) {
-        if (event === "error") throw new ApiError(data && data.error === "TurnBusy" ? 409 : "run");
+      // Events: "messages" (the model's tokens), "updates" (what each node returned), "error".
+      for await (const { event, data } of serverSentEvents(response.body)) {
+        if (event === "error") throw new ApiError("run");
         if (event === "messages" && Array.isArray(data)) {
           const [message, metadata] = data;
           if ((metadata || {}).langgraph_node !== ANSWER_NODE || !String(message.type || "").endsWith("Chunk")) continue;

@@ -315,6 +315,10 @@ def test_a_japanese_visitor_on_a_phone_reads_japanese_and_the_widget_passes_axe(
         answer.locator(".sources summary").first.click()
         page.screenshot(path=_screens(tmp_path) / "widget-phone-ja-source-opened.png")
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        outside = 0
+        for _ in range(2 * 12):  # the panel fills the screen: the keyboard stays in it
+            page.keyboard.press("Tab")
+            outside += page.evaluate(f"() => !document.activeElement.matches('{WIDGET}')")
         problems = _serious_violations(page, axe)
         small = page.evaluate(
             """() => [...document.querySelector('.versailles-visitor-widget').shadowRoot
@@ -327,6 +331,7 @@ def test_a_japanese_visitor_on_a_phone_reads_japanese_and_the_widget_passes_axe(
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
     assert not problems, "\n".join(problems)
     assert small == 0, "a control is smaller than 24 x 24 px"
+    assert outside == 0, "the focus left the full-screen panel for the page hidden behind it"
 
 
 def test_the_widget_is_used_with_the_keyboard_alone_and_keeps_still_with_reduced_motion(
