@@ -15,6 +15,8 @@ ADDRESS ?= 127.0.0.1
 CORPUS ?=
 # make api: the origins of the pages allowed to embed the widget (CORS), comma-separated.
 ORIGINS ?= http://localhost:8080,http://127.0.0.1:8080
+# make api listens on 2024 (langgraph dev's port) unless PORT is given.
+API_PORT := $(if $(filter command line environment,$(origin PORT)),$(PORT),2024)
 
 .PHONY: run dev api ask test lint typecheck unit setup setup-dev setup-serving index bench clean
 
@@ -59,8 +61,7 @@ dev: setup
 ## allowed to call it (CORS, comma-separated). Production is Aegra on PostgreSQL: docs/deploy.md.
 api: setup-serving
 	$(BIN)/python -m rag index $(CORPUS)
-	CORS_ALLOW_ORIGINS="$(ORIGINS)" $(BIN)/langgraph dev --no-browser --no-reload --host $(ADDRESS) \
-		--port $(if $(filter command line environment,$(origin PORT)),$(PORT),2024)
+	CORS_ALLOW_ORIGINS="$(ORIGINS)" $(BIN)/langgraph dev --no-browser --no-reload --host $(ADDRESS) --port $(API_PORT)
 
 ## Install, index, and answer one question in the terminal: make ask Q="..."
 ask: setup

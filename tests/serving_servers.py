@@ -14,15 +14,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from rag.config import RagSettings
 from tests.conftest import REPO_ROOT, BundledIndex
 from tests.local_server import free_port, running_server
 
 BIN = Path(sys.executable).parent
 
 
-def offline_agent_env(index: BundledIndex, folder: Path, **extra: str) -> dict[str, str]:
+def offline_agent_env(index: BundledIndex | RagSettings, folder: Path, **extra: str) -> dict[str, str]:
     """The environment of a server answering with the offline model over ``index``."""
-    settings = index.settings
+    settings = index.settings if isinstance(index, BundledIndex) else index
     env = {
         name: value
         for name, value in os.environ.items()
