@@ -13,8 +13,12 @@ PORT ?= 8501
 ADDRESS ?= 127.0.0.1
 # What run, dev, ask and index index first: files or folders; empty = the bundled corpus (data/corpus).
 CORPUS ?=
+# make api: the origins of the pages allowed to embed the widget (CORS), comma-separated.
+ORIGINS ?= http://localhost:8080,http://127.0.0.1:8080
+# make api listens on 2024 (langgraph dev's port) unless PORT is given.
+API_PORT := $(if $(filter command line environment,$(origin PORT)),$(PORT),2024)
 
-.PHONY: run dev ask test lint typecheck unit setup setup-dev index bench clean
+.PHONY: run dev api ask test lint typecheck unit setup setup-dev setup-serving index bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +33,14 @@ $(VENV)/.installed-dev: requirements-dev.txt requirements-minilm.txt tests/e2e/p
 	npm ci --prefix tests/e2e --no-audit --no-fund --ignore-scripts
 	touch $@
 
+# The two LangGraph servers (langgraph dev, Aegra): requirements-serving.txt.
+$(VENV)/.installed-serving: requirements-serving.txt $(VENV)/.installed
+	$(PIP) -r requirements-serving.txt
+	touch $@
+
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
+setup-serving: $(VENV)/.installed-serving
 
 STREAMLIT_FLAGS := --server.headless true --browser.gatherUsageStats false --client.toolbarMode minimal \
 	--server.port $(PORT) --server.address $(ADDRESS)
@@ -46,6 +56,13 @@ dev: setup
 	$(BIN)/python -m rag index $(CORPUS)
 	$(BIN)/streamlit run streamlit_app.py $(STREAMLIT_FLAGS) --server.fileWatcherType auto --server.runOnSave true
 
+## The agent served the LangGraph way for development: `langgraph dev` on http://127.0.0.1:$(PORT)
+## (2024 unless PORT=...), graph id `visitor`, threads in memory. ORIGINS: the web pages' origins
+## allowed to call it (CORS, comma-separated). Production is Aegra on PostgreSQL: docs/deploy.md.
+api: setup-serving
+	$(BIN)/python -m rag index $(CORPUS)
+	CORS_ALLOW_ORIGINS="$(ORIGINS)" $(BIN)/langgraph dev --no-browser --no-reload --host $(ADDRESS) --port $(API_PORT)
+
 ## Install, index, and answer one question in the terminal: make ask Q="..."
 ask: setup
 	$(BIN)/python -m rag index $(CORPUS)
@@ -59,11 +76,11 @@ index: setup
 test: setup-dev lint typecheck unit
 
 lint:
-	$(BIN)/ruff check rag agents app_ui tests benchmarks streamlit_app.py
-	$(BIN)/ruff format --check rag agents app_ui tests benchmarks streamlit_app.py
+	$(BIN)/ruff check rag agents app_ui widget tests benchmarks streamlit_app.py
+	$(BIN)/ruff format --check rag agents app_ui widget tests benchmarks streamlit_app.py
 
 typecheck:
-	$(BIN)/mypy rag agents app_ui streamlit_app.py
+	$(BIN)/mypy rag agents app_ui widget streamlit_app.py
 
 unit:
 	$(BIN)/python -m pytest

@@ -34,8 +34,9 @@ def tool_error_message(error: Exception) -> str:
     return "Error: the tool failed. Try another query or another tool."
 
 
-def build_graph(deps: AgentDeps, checkpointer: Any = None) -> Any:
-    """Compile the agent graph for ``deps``; with a checkpointer, threads persist."""
+def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = None) -> Any:
+    """Compile the agent graph for ``deps``; with a checkpointer, threads persist. ``record_turn``
+    (a node, the served graph's) ends every turn; without it the caller logs the turn itself."""
     graph = StateGraph(AgentState)
     graph.add_node("prepare", make_prepare(deps))
     graph.add_node("agent", make_agent(deps))
@@ -59,6 +60,10 @@ def build_graph(deps: AgentDeps, checkpointer: Any = None) -> Any:
         ["follow_up", "synthesize"],
     )
     graph.add_conditional_edges("follow_up", routing.after_follow_up)
-    graph.add_edge("synthesize", END)
-    graph.add_edge("direct_reply", END)
+    last = "record_turn" if record_turn is not None else END
+    if record_turn is not None:
+        graph.add_node("record_turn", record_turn)
+        graph.add_edge("record_turn", END)
+    graph.add_edge("synthesize", last)
+    graph.add_edge("direct_reply", last)
     return graph.compile(checkpointer=checkpointer)

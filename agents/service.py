@@ -13,26 +13,20 @@ from langchain_core.messages import AnyMessage, HumanMessage
 
 from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
+from agents.assembly import build_parts
 from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
-from agents.deps import AgentDeps
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
 from agents.graph import build_graph
-from agents.insights.store import LoggedQuestion, QuestionLog
-from agents.llm import build_chat_model
-from agents.official.search import OfficialFirstSearcher
-from agents.offline import OfflineChatModel
+from agents.insights.recording import logged_turn, record_turn
+from agents.insights.store import QuestionLog
 from agents.provider_errors import ProviderError
 from agents.retention import forget_old_threads, keep_latest_checkpoints
 from agents.thread_rules import failed_turn_note, unfinished
-from agents.tools.catalog import VisitorTools
-from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.trace import AgentStep, FollowUpStep, TraceStep
 from agents.turn_events import TurnEvents
 from agents.turn_locks import TurnBusy, TurnLocks
-from agents.visit_calendar.check import indexed_texts
 from rag.config import RagSettings
-from rag.embeddings import same_query_threshold
 from rag.retriever import HybridRetriever
 
 logger = logging.getLogger(__name__)
@@ -75,28 +69,10 @@ class AgentService:
         questions: QuestionLog | None = None,
     ) -> None:
         self.settings = settings or AgentSettings()
-        self.retriever = retriever or HybridRetriever(rag_settings)
-        self.llm = llm or build_chat_model(self.settings, offline_factory=self._offline_model)
-        self.offline = llm is None and self.settings.resolved_provider == "offline"
-        self.model_name = "offline-extractive" if self.offline else self.settings.resolved_model
-        retriever_ = self.retriever
-        self.visitor_tools = VisitorTools(source_texts=lambda: indexed_texts(retriever_))
-        searcher = OfficialFirstSearcher(retriever_)  # operators' official answers before the pages
-        deps = AgentDeps(
-            llm=self.llm,
-            tools=[build_knowledge_base_tool(searcher), *self.visitor_tools.tools],
-            search=lambda query: search_knowledge_base(searcher, query),
-            embed=retriever_.embedder.embed_queries,
-            kb_language=(retriever_.languages or ["fr"])[0],
-            max_rounds=self.settings.max_rounds,
-            max_tool_calls=self.settings.max_tool_calls,
-            max_searches=self.settings.max_searches,
-            history_full_turns=self.settings.history_full_turns,
-            history_max_tokens=self.settings.history_max_tokens,
-            duplicate_query_threshold=self.settings.duplicate_query_threshold
-            or same_query_threshold(retriever_.embedder.name),
-            rewrite_unverified=not self.offline,  # the offline model quotes: a rewrite would say the same
-        )
+        parts = build_parts(self.settings, rag_settings, llm=llm, retriever=retriever)
+        self.retriever, self.llm, self.visitor_tools = parts.retriever, parts.llm, parts.visitor_tools
+        self.offline, self.model_name = parts.offline, parts.model_name
+        deps = parts.deps
         # A checkpointer given by the caller (tests) is private to this process: in-process locks suffice.
         self.checkpoints: Checkpoints | None = (
             None if checkpointer is not None else open_checkpoints(self.settings)
@@ -124,10 +100,6 @@ class AgentService:
                 raise
             logger.warning("Old conversations in %s were not deleted: %s", self.store_description, error)
             return 0
-
-    def _offline_model(self, settings: AgentSettings) -> BaseChatModel:
-        """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
-        return OfflineChatModel(embedder=self.retriever.embedder, word_seconds=settings.offline_word_seconds)
 
     def close(self) -> None:
         """Close the conversation store's connections (a service is usually kept for the process's life)."""
@@ -210,28 +182,14 @@ class AgentService:
         yield final
 
     def _log_turn(self, question: str, thread_id: str, final: FinalAnswer, gaps: list[str]) -> str:
-        """Keep the turn in the questions log; a failed write never fails the turn, and the warning
-        names neither the question nor the database's password."""
+        """Keep the turn in the questions log (:mod:`agents.insights.recording`); "" when not kept."""
         if self.questions is None:
             return ""
-        try:
-            return self.questions.record(
-                LoggedQuestion(
-                    question=question,
-                    language=final.language,
-                    kind=final.kind,
-                    thread_id=thread_id,
-                    missing=[str(gap) for gap in gaps] if final.kind != "answered" else [],
-                    sources=[{"title": c.title, "url": c.page} for c in final.reply.citations],
-                    model=self.model_name,
-                    latency_ms=round(final.seconds * 1000, 1),
-                )
-            )
-        except Exception as error:  # noqa: BLE001 - logging is a side job: the visitor gets the answer
-            url = self.settings.checkpoint_url
-            reason = failure_reason(error, url.get_secret_value() if url else None)
-            logger.warning("The questions log could not be written (%s): this turn is not logged.", reason)
-            return ""
+        url = self.settings.checkpoint_url
+        turn = logged_turn(
+            question, thread_id, final.reply, final.language, gaps, self.model_name, final.seconds * 1000
+        )
+        return record_turn(self.questions, turn, url.get_secret_value() if url else None)
 
     def _close_failed_turn(self, config: Any) -> None:
         """A turn that ended without an answer is closed with a short assistant note, so the next

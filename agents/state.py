@@ -52,11 +52,15 @@ class AgentState(TypedDict, total=False):
     trace: Annotated[list[TraceStep], operator.add]  # what each node did, for the operator
     model_calls: Annotated[int, operator.add]  # LLM calls this turn
     reply: Answer  # the turn's answer
+    started_at: float  # when the turn began (epoch seconds): the questions log's latency
+    turn_id: str  # the turn's row in the questions log, for the visitor's feedback ("" when not logged)
 
 
-def turn_start(step: PrepareStep) -> dict[str, Any]:
+def turn_start(step: PrepareStep, started_at: float) -> dict[str, Any]:
     """The update that starts a turn: every per-turn field emptied, the trace begun with ``step``."""
     return {
+        "started_at": started_at,
+        "turn_id": "",
         "queries": Overwrite([]),
         "evidence": Overwrite([]),
         "tool_results": Overwrite([]),

@@ -26,6 +26,11 @@ def _tables() -> dict[str, dict[str, Any]]:
     return read_store(LABELS_FILE)
 
 
+def label_tables() -> dict[str, dict[str, Any]]:
+    """Every table of the file, languages and regional variants, as read (the widget copies them)."""
+    return _tables()
+
+
 def ui_languages() -> list[str]:
     """The languages the page can be shown in (the assistant's nine reply languages)."""
     return [name for name in _tables() if "-" not in name]

@@ -20,7 +20,7 @@ def make_prepare(deps: AgentDeps) -> Any:
 
     def prepare(state: AgentState) -> dict[str, Any]:
         """Read the latest visitor message, completed from the previous request when elliptical."""
-        started = time.perf_counter()
+        started, started_at = time.perf_counter(), time.time()
         humans = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
         stored = state.get("request")
         previous = TurnRequest.model_validate(stored) if isinstance(stored, dict) else stored
@@ -29,7 +29,7 @@ def make_prepare(deps: AgentDeps) -> Any:
         )
         step = PrepareStep(ms=elapsed_ms(started), language=request.language, question=request.question)
         return {
-            **turn_start(step),
+            **turn_start(step, started_at),
             "messages": spent_artifacts(state.get("messages", [])),
             "question": request.question,
             "language": request.language,

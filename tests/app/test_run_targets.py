@@ -50,3 +50,20 @@ def test_streamlit_reads_no_file_watcher_from_the_project_config() -> None:
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
     assert shown == ["none", "20"]
+
+
+def _make_line(target: str, needle: str, *make_args: str) -> str:
+    listed = subprocess.run(
+        ["make", "-n", target, *make_args], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    return next(line for line in listed.splitlines() if needle in line)
+
+
+def test_api_serves_the_graph_with_langgraph_dev_on_the_port_given_and_2024_by_default() -> None:
+    line = _make_line("api", "langgraph dev")
+    assert "--port 2024" in line and "--host 127.0.0.1" in line and "--no-reload" in line
+    assert 'CORS_ALLOW_ORIGINS="http://localhost:8080,http://127.0.0.1:8080"' in line
+    assert "--port 8600" in _make_line("api", "langgraph dev", "PORT=8600")
+    assert 'CORS_ALLOW_ORIGINS="https://museum.example"' in _make_line(
+        "api", "langgraph dev", "ORIGINS=https://museum.example"
+    )

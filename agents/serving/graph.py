@@ -1,0 +1,57 @@
+"""The graph ``langgraph.json`` and ``aegra.json`` serve as ``visitor``: the app's graph, tools and model
+built from the same settings (:mod:`agents.assembly`), ending with the questions log, and without a
+checkpointer: the server keeps the threads (in memory for ``langgraph dev``, in PostgreSQL for Aegra)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from functools import cache, partial
+from typing import Any
+
+from agents.assembly import build_parts
+from agents.config import AgentSettings
+from agents.graph import build_graph
+from agents.insights.recording import record_turn
+from agents.insights.store import QuestionLog
+from agents.nodes.record import RecordTurn, make_record
+
+
+def question_recorder(settings: AgentSettings) -> RecordTurn | None:
+    """How a served turn reaches the questions log (the one the visitor page writes), or None when
+    ``AGENT_QUESTIONS_LOG`` is off."""
+    if not settings.questions_log:
+        return None
+    url = settings.checkpoint_url
+    return partial(
+        record_turn, QuestionLog.for_settings(settings), secret_url=url.get_secret_value() if url else None
+    )
+
+
+def served_graph(settings: AgentSettings) -> Any:
+    """The compiled graph for ``settings``; persistence is the server's."""
+    parts = build_parts(settings)
+    recorder = question_recorder(settings)
+    record = make_record(recorder, parts.model_name) if recorder is not None else None
+    return build_graph(parts.deps, checkpointer=None, record_turn=record)
+
+
+_building = threading.Lock()
+
+
+@cache
+def _visitor_graph() -> Any:
+    return served_graph(AgentSettings())
+
+
+def built_graph() -> Any:
+    """The served graph, built once per process from ``AGENT_*``, ``RAG_*`` and ``TOOLS_*`` in the
+    environment or ``.env``, as for ``make run`` (the index and the model load once)."""
+    with _building:  # two first runs at once build it once
+        return _visitor_graph()
+
+
+async def visitor_graph() -> Any:
+    """The factory the servers call (Aegra awaits it once; ``langgraph dev`` per run): the build reads
+    files, so it runs in a worker thread, never on the server's event loop."""
+    return await asyncio.to_thread(built_graph)

@@ -1,0 +1,19 @@
+"""The operator's settings of the served API (``AGENT_API_*``); the allowed origins (CORS) are the
+server's own setting: ``CORS_ALLOW_ORIGINS`` for ``langgraph dev``, ``http.cors`` in ``aegra.json``."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ServingSettings(BaseSettings):
+    """Read from the environment or ``.env`` when the server loads the auth module."""
+
+    model_config = SettingsConfigDict(env_prefix="AGENT_API_", env_file=".env", extra="ignore")
+
+    rate_limit: str = Field(
+        "60/minute",
+        description="Requests one visitor (one token) may make in a moving window; a turn is about "
+        "three (create or read the thread, stream the run, read the state). Kept per process.",
+    )

@@ -1,0 +1,394 @@
+"""The chat widget in a real browser, on a museum page of another origin, against ``langgraph dev``.
+
+The sample page (``widget/demo/index.html``) and the script are served from one 127.0.0.1 port, the
+assistant (``langgraph dev`` serving ``langgraph.json``'s graph: bundled corpus, a hostile guide,
+the offline model) from another: every call the widget makes is cross-origin. Debian's chromium,
+driven by Playwright, must request nothing outside 127.0.0.1. Screenshots go to
+``$E2E_SCREENSHOTS``; look at them after a layout change.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from agents.insights.store import Database, QuestionLog
+from app_ui.labels import Labels
+from rag.config import DEFAULT_CORPUS, RagSettings
+from rag.indexer import index_corpus
+from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
+from tests.e2e import test_browser as browser_tests
+from tests.e2e.test_browser import (
+    AXE_RULES,
+    CHROMIUM_FLAGS,
+    DESKTOP,
+    HOSTILE_GUIDE,
+    PHONE,
+    _assert_stayed_local,
+    _screens,
+)
+from tests.local_server import free_port, running_server
+from widget.labels import WIDGET_FILE
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+chromium, axe = browser_tests.chromium, browser_tests.axe  # the same fixtures: Debian's chromium, axe-core
+
+LANGGRAPH_CONFIG = REPO_ROOT / "langgraph.json"
+DEMO_PAGE = REPO_ROOT / "widget" / "demo" / "index.html"
+ANSWER_TIMEOUT_MS = 120_000  # the first turn also loads the embedder in the server
+WIDGET = ".versailles-visitor-widget"
+
+
+@pytest.fixture(scope="module")
+def museum_origin() -> str:
+    """Where the museum's page is served: the one origin the assistant allows (CORS)."""
+    return f"http://127.0.0.1:{free_port()}"
+
+
+@pytest.fixture(scope="module")
+def assistant(
+    tmp_path_factory: pytest.TempPathFactory, local_embedder: Any, museum_origin: str
+) -> Iterator[dict[str, Any]]:
+    """``langgraph dev`` serving the visitor graph over the bundled corpus and a hostile guide, to
+    the museum's origin only."""
+    langgraph = Path(sys.executable).with_name("langgraph")
+    if not langgraph.exists() or not LANGGRAPH_CONFIG.exists():
+        message = f"`langgraph dev` or {LANGGRAPH_CONFIG.name} is absent: run `make setup-dev`."
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    tmp_path = tmp_path_factory.mktemp("assistant")
+    hostile = tmp_path / "hostile"
+    hostile.mkdir()
+    (hostile / "pavillon.md").write_text(HOSTILE_GUIDE, encoding="utf-8")
+    index_dir = tmp_path / "index"
+    index_corpus(
+        [DEFAULT_CORPUS, hostile], RagSettings(_env_file=None, index_dir=index_dir), embedder=local_embedder
+    )
+    state = tmp_path / "state" / "threads.sqlite"
+    env = {name: value for name, value in os.environ.items() if name not in PROVIDER_VARIABLES}
+    env.update(
+        PYTHONPATH=str(REPO_ROOT),
+        RAG_INDEX_DIR=str(index_dir),
+        AGENT_PROVIDER="offline",
+        AGENT_OFFLINE_WORD_SECONDS="0.005",  # streamed as a provider's answer
+        TOOLS_OFFLINE="true",
+        AGENT_CHECKPOINT_PATH=str(state),  # the questions log lives beside it
+        HF_HUB_OFFLINE="1",
+        ANONYMIZED_TELEMETRY="False",
+        LANGSMITH_TRACING="false",
+        CORS_ALLOW_ORIGINS=museum_origin,
+        NO_PROXY="127.0.0.1,localhost",
+    )
+    port = free_port()
+    command = [
+        str(langgraph),
+        "dev",
+        "--config",
+        str(LANGGRAPH_CONFIG),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-browser",
+        "--no-reload",
+    ]
+    url = f"http://127.0.0.1:{port}"
+    with (
+        (tmp_path / "langgraph.log").open("wb") as log,
+        running_server(command, f"{url}/ok", timeout=240, cwd=REPO_ROOT, env=env, output=log),
+    ):
+        yield {"url": url, "questions": state}
+
+
+@pytest.fixture(scope="module")
+def museum_page(
+    tmp_path_factory: pytest.TempPathFactory, assistant: dict[str, Any], museum_origin: str
+) -> Iterator[str]:
+    """The sample museum page and the widget script, served from their own port (another origin)."""
+    site = tmp_path_factory.mktemp("museum")
+    shutil.copy(WIDGET_FILE, site / WIDGET_FILE.name)
+    page = DEMO_PAGE.read_text(encoding="utf-8")
+    page = re.sub(r'src="[^"]*visitor-widget\.js"', f'src="{WIDGET_FILE.name}"', page)
+    page, replaced = re.subn(r'data-api="[^"]*"', f'data-api="{assistant["url"]}"', page)
+    assert replaced == 1, "the demo page lost its data-api attribute"
+    (site / "index.html").write_text(page, encoding="utf-8")
+    port = str(urlsplit(museum_origin).port)
+    command = [sys.executable, "-m", "http.server", port, "--bind", "127.0.0.1", "--directory", str(site)]
+    url = f"{museum_origin}/index.html"
+    with running_server(command, url, timeout=30):
+        yield url
+
+
+class Visit:
+    """A browser page on the museum site, with what it asked of the assistant."""
+
+    def __init__(self, page: Any, api: str) -> None:
+        self.page = page
+        self.api = api
+        self.responses: list[tuple[str, str, int]] = []
+        page.on("response", lambda r: self.responses.append((r.request.method, r.url, r.status)))
+
+    def widget(self) -> Any:
+        return self.page.locator(WIDGET)
+
+    def open(self) -> None:
+        self.widget().locator(".launcher").click()
+
+    def ask(self, question: str, turn: int) -> Any:
+        """Type ``question`` and send it with Enter; return the ``turn``-th answer once it is complete."""
+        from playwright.sync_api import expect
+
+        box = self.widget().locator("textarea")
+        box.fill(question)
+        box.press("Enter")
+        answer = self.widget().locator("article.answer").nth(turn - 1)
+        expect(answer).to_have_attribute("aria-busy", "false", timeout=ANSWER_TIMEOUT_MS)
+        return answer
+
+    def calls(self, method: str, path: str) -> list[int]:
+        """Statuses of the calls made to the assistant for ``path`` (a regular expression)."""
+        return [
+            status
+            for m, url, status in self.responses
+            if m == method and url.startswith(self.api) and re.fullmatch(path, urlsplit(url).path)
+        ]
+
+
+class _Browser:
+    def __init__(self, executable: Path, context: dict[str, Any], api: str) -> None:
+        self.executable, self.context, self.api = executable, context, api
+
+    def __enter__(self) -> Visit:
+        from playwright.sync_api import sync_playwright
+
+        self.requested: list[str] = []
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(
+            executable_path=str(self.executable), args=CHROMIUM_FLAGS
+        )
+        page = self.browser.new_context(**self.context).new_page()
+        page.on("request", lambda request: self.requested.append(request.url))
+        return Visit(page, self.api)
+
+    def __exit__(self, *exc: object) -> None:
+        self.browser.close()
+        self.playwright.stop()
+        if exc[0] is None:
+            _assert_stayed_local(self.requested)
+
+
+def _serious_violations(page: Any, axe: Path) -> list[str]:
+    """axe-core's serious and critical WCAG 2.2 AA violations (it reads the widget's shadow root)."""
+    page.add_script_tag(path=str(axe))
+    violations = page.evaluate(
+        "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations",
+        AXE_RULES,
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[node['target'] for node in v['nodes']][:4]}"
+        for v in violations
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
+# Records whether the answer was seen half written (streamed), and every text it showed meanwhile.
+RECORD_STREAM = """() => {
+  window.streamed = [];
+  const root = document.querySelector('.versailles-visitor-widget').shadowRoot;
+  new MutationObserver(() => {
+    const live = root.querySelector('.streaming');
+    if (live) window.streamed.push(live.textContent);
+  }).observe(root, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+# The element with the focus inside the widget's shadow root, as "TAG.class".
+FOCUSED_IN_WIDGET = """() => {
+  const inner = document.activeElement.shadowRoot?.activeElement;
+  return inner ? inner.tagName + '.' + inner.className : '';
+}"""
+
+
+def _assert_cited_with_web_sources(answer: Any) -> None:
+    """Every [n] and every source link opens an http(s) page; every source has a number and a title."""
+    citations = answer.locator(".answer-text a.cite")
+    assert citations.count() >= 1, "no citation in the answer"
+    links = answer.locator("a")
+    hrefs = [links.nth(n).get_attribute("href") or "" for n in range(links.count())]
+    assert hrefs and all(re.match(r"^https?://", href) for href in hrefs), hrefs
+    summaries = answer.locator(".sources summary").all_inner_texts()
+    assert summaries and all(re.match(r"^\[\d+\] \S", text) for text in summaries), summaries
+    assert not any(re.search(r"\.(md|jsonl|txt)\b", text) for text in summaries), summaries
+
+
+def test_a_french_visitor_asks_streams_cites_gives_feedback_and_starts_again(
+    chromium: Path, axe: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    french = Labels("fr")
+    shots = _screens(tmp_path)
+    with _Browser(chromium, {"viewport": DESKTOP, "locale": "fr-FR"}, assistant["url"]) as visit:
+        page = visit.page
+        page.goto(museum_page)
+        assert urlsplit(page.url).port != urlsplit(assistant["url"]).port  # another origin
+        visit.open()
+        widget = visit.widget()
+        expect(widget.locator("h2")).to_have_text(french["title"])
+        expect(widget.locator(".example").first).to_have_text(french["examples"][0])
+        page.screenshot(path=shots / "widget-desktop-fr-1-open.png")
+
+        page.evaluate(RECORD_STREAM)
+        answer = visit.ask("Quels sont les horaires d'ouverture du château ?", 1)
+        streamed = [text for text in page.evaluate("() => window.streamed") if text.strip()]
+        assert streamed, "the answer was not seen while it streamed"
+        assert not any(re.search(r"\[\d", text) for text in streamed), "a raw citation number was shown"
+        expect(answer.locator(".sources-title")).to_have_text(french["sources"])
+        _assert_cited_with_web_sources(answer)
+        expect(widget.locator("[role=status]")).to_have_text(french["answer_ready"])
+        answer.locator(".sources summary").first.click()
+        expect(answer.locator("blockquote").first).to_be_visible()
+        page.screenshot(path=shots / "widget-desktop-fr-2-answer.png")
+        problems = _serious_violations(page, axe)
+
+        answer.get_by_role("button", name=french["not_helpful"]).click()
+        comment = widget.get_by_label(french["feedback_comment"])
+        expect(comment).to_be_focused()
+        comment.fill("Il manque les horaires des jardins.")
+        comment.press("Enter")
+        expect(answer.locator(".thanks")).to_have_text(french["feedback_thanks"])
+        expect(answer.locator(".thanks")).to_be_focused()
+        page.screenshot(path=shots / "widget-desktop-fr-3-feedback.png")
+
+        widget.get_by_role("button", name=french["new_conversation"]).click()
+        expect(widget.locator("article")).to_have_count(0)
+        expect(widget.locator(".example")).to_have_count(3)
+        expect(widget.locator("textarea")).to_be_focused()
+        visit.ask("Combien coûte un billet pour le château ?", 1)
+        feedback_calls = visit.calls("POST", r".*/feedback")
+        created = visit.calls("POST", r"/threads")
+    assert not problems, "\n".join(problems)
+    assert created == [200, 200], "a new conversation is a new thread"
+    assert feedback_calls and all(200 <= status < 300 for status in feedback_calls), feedback_calls
+    logged = QuestionLog(Database(sqlite_path=assistant["questions"])).questions()
+    commented = [row for row in logged if row.comment]
+    assert [(row.feedback, row.comment) for row in commented] == [
+        ("not_helpful", "Il manque les horaires des jardins.")
+    ]
+
+
+def test_a_japanese_visitor_on_a_phone_reads_japanese_and_the_widget_passes_axe(
+    chromium: Path, axe: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    japanese = Labels("ja")
+    phone = {
+        "viewport": PHONE,
+        "locale": "ja-JP",
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+    with _Browser(chromium, phone, assistant["url"]) as visit:
+        page = visit.page
+        page.goto(museum_page)  # a French page (data-lang="fr"): the widget opens in French
+        visit.open()
+        widget = visit.widget()
+        answer = visit.ask("宮殿の開館時間を教えてください。", 1)
+        expect(widget.locator(".root")).to_have_attribute("lang", "ja")  # then speaks the answer's language
+        expect(widget.locator("h2")).to_have_text(japanese["title"])
+        expect(answer.locator(".sources-title")).to_have_text(japanese["sources"])
+        expect(widget.locator("textarea")).to_have_attribute("placeholder", japanese["placeholder"])
+        _assert_cited_with_web_sources(answer)
+        box = widget.locator(".panel").bounding_box()
+        page.screenshot(path=_screens(tmp_path) / "widget-phone-ja-answer.png")
+        answer.locator(".sources summary").first.click()
+        page.screenshot(path=_screens(tmp_path) / "widget-phone-ja-source-opened.png")
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        outside = 0
+        for _ in range(2 * 12):  # the panel fills the screen: the keyboard stays in it
+            page.keyboard.press("Tab")
+            outside += page.evaluate(f"() => !document.activeElement.matches('{WIDGET}')")
+        problems = _serious_violations(page, axe)
+        small = page.evaluate(
+            """() => [...document.querySelector('.versailles-visitor-widget').shadowRoot
+                 .querySelectorAll('button, select, summary, textarea, input')]
+                 .filter((e) => e.offsetParent !== null)
+                 .map((e) => e.getBoundingClientRect())
+                 .filter((r) => r.width < 24 || r.height < 24).length"""
+        )
+    assert box == {"x": 0, "y": 0, "width": PHONE["width"], "height": PHONE["height"]}, box
+    assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+    assert not problems, "\n".join(problems)
+    assert small == 0, "a control is smaller than 24 x 24 px"
+    assert outside == 0, "the focus left the full-screen panel for the page hidden behind it"
+
+
+def test_the_widget_is_used_with_the_keyboard_alone_and_keeps_still_with_reduced_motion(
+    chromium: Path, museum_page: str, assistant: dict[str, Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    reduced = {"viewport": DESKTOP, "locale": "en-GB", "reduced_motion": "reduce"}
+    with _Browser(chromium, reduced, assistant["url"]) as visit:
+        page = visit.page
+        page.goto(museum_page)
+        widget = visit.widget()
+        launcher = widget.locator(".launcher")
+        for _ in range(10):  # Tab through the page until the bubble has the focus
+            page.keyboard.press("Tab")
+            if launcher.evaluate("(e) => e.getRootNode().activeElement === e"):
+                break
+        expect(launcher).to_be_focused()
+        expect(launcher).to_have_attribute("aria-expanded", "false")
+        page.keyboard.press("Enter")
+        expect(launcher).to_have_attribute("aria-expanded", "true")
+        box = widget.locator("textarea")
+        expect(box).to_be_focused()
+        motion = widget.locator(".panel").evaluate("(e) => getComputedStyle(e).animationName")
+        page.keyboard.type("How much is a ticket for the Palace?")
+        page.keyboard.press("Enter")
+        answer = widget.locator("article.answer").first
+        expect(answer).to_have_attribute("aria-busy", "false", timeout=ANSWER_TIMEOUT_MS)
+        expect(widget.locator(".root")).to_have_attribute("lang", "en")
+        reached = set()
+        for _ in range(12):  # back from the input: the answer's feedback, sources and citations
+            page.keyboard.press("Shift+Tab")
+            reached.add(page.evaluate(FOCUSED_IN_WIDGET))
+            if "SUMMARY." in reached and "A.cite" in reached:
+                break
+        page.keyboard.press("Tab")  # forward again, onto the first source
+        page.keyboard.press("Enter")  # opens it, as a click would
+        expect(answer.locator("details[open]")).to_have_count(1)
+        page.keyboard.press("Escape")
+        expect(widget.locator(".panel")).to_be_hidden()
+        expect(launcher).to_be_focused()
+    assert {"SUMMARY.", "A.cite"} <= reached, reached
+    assert motion == "none", "the panel moves although the visitor asked for reduced motion"
+
+
+def test_a_hostile_passage_is_shown_as_text_and_fetches_nothing(
+    chromium: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    with _Browser(chromium, {"viewport": DESKTOP, "locale": "fr-FR"}, assistant["url"]) as visit:
+        page = visit.page
+        page.goto(museum_page)
+        visit.open()
+        answer = visit.ask("Quand ouvre le pavillon des essais ?", 1)
+        answer.locator(".sources summary").first.click()
+        expect(answer).to_contain_text("attacker.example")  # written as text, never fetched
+        expect(answer.locator("img")).to_have_count(0)
+        expect(answer.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
+        page.screenshot(path=_screens(tmp_path) / "widget-desktop-fr-hostile.png")

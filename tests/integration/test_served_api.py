@@ -1,0 +1,253 @@
+"""The agent served the LangGraph way, called with the official client (langgraph-sdk) as a web page
+would: against ``langgraph dev`` (``make api``) and against Aegra on a throwaway PostgreSQL cluster.
+
+Each server starts once for the module, with the offline model (no key) over the bundled corpus.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+from langgraph_sdk.client import LangGraphClient
+
+from agents.config import AgentSettings
+from agents.insights.store import QuestionLog
+from tests.conftest import BundledIndex
+from tests.serving_servers import aegra, langgraph_dev, offline_agent_env
+
+pytestmark = pytest.mark.slow
+
+PAGE_ORIGIN = "http://127.0.0.1:8080"  # the museum page of the tests (langgraph dev's CORS_ALLOW_ORIGINS)
+AEGRA_ORIGIN = "https://www.example-museum.org"  # the origin aegra.json ships with
+RATE_LIMIT = 40  # requests per visitor and minute: more than a test makes with one token
+
+
+class Served:
+    """A running server, and where its questions log is."""
+
+    def __init__(self, name: str, url: str, origin: str, questions: QuestionLog) -> None:
+        self.name, self.url, self.origin, self.questions = name, url, origin, questions
+
+
+@pytest.fixture(scope="module", params=["langgraph dev", "aegra"])
+def served(
+    request: pytest.FixtureRequest,
+    bundled_index: BundledIndex,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("served")
+    env = offline_agent_env(bundled_index, folder, AGENT_API_RATE_LIMIT=f"{RATE_LIMIT}/minute")
+    with (folder / "server.log").open("wb") as log:
+        if request.param == "langgraph dev":
+            settings = AgentSettings(_env_file=None, checkpoint_path=folder / "threads.sqlite")
+            with langgraph_dev({**env, "CORS_ALLOW_ORIGINS": PAGE_ORIGIN}, log) as url:
+                yield Served("langgraph dev", url, PAGE_ORIGIN, QuestionLog.for_settings(settings))
+            return
+        from tests.postgres_server import create_database
+
+        database = create_database(request.getfixturevalue("postgres_server"))
+        env["AGENT_CHECKPOINT_URL"] = database  # the questions log beside Aegra's threads
+        settings = AgentSettings(_env_file=None, checkpoint_url=database)
+        with aegra(env, database, log) as url:
+            yield Served("aegra", url, AEGRA_ORIGIN, QuestionLog.for_settings(settings))
+
+
+def token_header() -> dict[str, str]:
+    """A fresh visitor token, as the widget draws one per browser."""
+    return {"Authorization": f"Bearer {secrets.token_urlsafe(24)}"}
+
+
+def visitor(served: Served, headers: dict[str, str] | None = None) -> LangGraphClient:
+    """The official client, for one visitor."""
+    return get_client(url=served.url, headers=headers or token_header())
+
+
+def ask(question: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": question}]}
+
+
+async def streamed_turn(client: LangGraphClient, thread_id: str, question: str) -> tuple[int, dict[str, Any]]:
+    """Stream one run: the number of answer-token events, then the thread's values."""
+    tokens = 0
+    async for part in client.runs.stream(
+        thread_id, "visitor", input=ask(question), stream_mode=["messages-tuple", "values"]
+    ):
+        if part.event == "messages":
+            tokens += 1
+        assert part.event != "error", part.data
+    state = await client.threads.get_state(thread_id)
+    return tokens, state["values"]
+
+
+def test_a_visitor_streams_an_answer_with_sources_then_asks_a_follow_up(served: Served) -> None:
+    async def conversation() -> tuple[str, list[tuple[int, dict[str, Any]]]]:
+        client = visitor(served)
+        thread = await client.threads.create()
+        first = await streamed_turn(client, thread["thread_id"], "Combien coûte le billet Passeport ?")
+        second = await streamed_turn(
+            client, thread["thread_id"], "Les chiens sont-ils admis dans les jardins ?"
+        )
+        return thread["thread_id"], [first, second]
+
+    thread_id, turns = asyncio.run(conversation())
+
+    (tokens, first), (_, second) = turns
+    assert tokens > 0  # the answer arrived as a stream, not in one piece
+    reply = first["reply"]
+    assert first["language"] == "fr" and reply["kind"] == "answered"
+    assert "32 €" in reply["text"]
+    assert reply["citations"] and all(c["number"] >= 1 for c in reply["citations"])
+    assert any((c["url"] or c["source"]).startswith("https://") for c in reply["citations"])
+    # the follow-up ran on the same thread: both questions are in its history, the answer is new
+    humans = [m for m in second["messages"] if m["type"] == "human"]
+    assert len(humans) == 2
+    assert "chien" in second["reply"]["text"].lower()
+    assert second["turn_id"] and second["turn_id"] != first["turn_id"]
+    logged = served.questions.thread_turns(thread_id)
+    assert [turn.id for turn in logged] == [first["turn_id"], second["turn_id"]]  # once each, in order
+
+
+def test_the_questions_log_masks_what_the_visitor_wrote(served: Served) -> None:
+    async def turn() -> tuple[str, dict[str, Any]]:
+        client = visitor(served)
+        thread = await client.threads.create()
+        _, values = await streamed_turn(
+            client,
+            thread["thread_id"],
+            "Puis-je réserver une visite guidée ? Écrivez à jean.dupont@example.org",
+        )
+        return thread["thread_id"], values
+
+    thread_id, values = asyncio.run(turn())
+
+    [logged] = served.questions.thread_turns(thread_id)
+    assert logged.id == values["turn_id"]
+    assert "jean.dupont" not in logged.question and "[email]" in logged.question
+
+
+def test_a_visitor_cannot_reach_another_visitors_thread(served: Served) -> None:
+    async def attempts() -> dict[str, int | str]:
+        owner, other = visitor(served), visitor(served)
+        thread = await owner.threads.create(metadata={"owner": "someone else"})
+        thread_id = thread["thread_id"]
+        outcomes: dict[str, int | str] = {"owner_metadata": str(thread["metadata"]["owner"])}
+        calls = {
+            "read": other.threads.get(thread_id),
+            "state": other.threads.get_state(thread_id),
+            "delete": other.threads.delete(thread_id),
+            "run": other.runs.wait(thread_id, "visitor", input=ask("Bonjour")),
+            "stream": _drain(other.runs.stream(thread_id, "visitor", input=ask("Bonjour"))),
+        }
+        for name, call in calls.items():
+            outcomes[name] = await _status(call)
+        outcomes["listed"] = len(await other.threads.search())
+        outcomes["own_listed"] = len(await owner.threads.search())
+        return outcomes
+
+    outcomes = asyncio.run(attempts())
+
+    assert outcomes["owner_metadata"].startswith("visitor:")  # the server's, not the request's
+    for name in ("read", "state", "delete", "run", "stream"):
+        assert outcomes[name] == 404, (name, outcomes[name])
+    assert outcomes["listed"] == 0 and outcomes["own_listed"] == 1
+
+
+def test_visitors_cannot_change_assistants_or_reach_the_store(served: Served) -> None:
+    async def attempts() -> dict[str, int]:
+        client = visitor(served)
+        [assistant] = await client.assistants.search(graph_id="visitor")
+        return {
+            "create": await _status(client.assistants.create("visitor")),
+            "update": await _status(client.assistants.update(assistant["assistant_id"], metadata={"x": "y"})),
+            "delete": await _status(client.assistants.delete(assistant["assistant_id"])),
+            "store": await _status(client.store.search_items(("visitors",))),
+            "stateless run": await _status(client.runs.wait(None, "visitor", input=ask("Bonjour"))),
+        }
+
+    outcomes = asyncio.run(attempts())
+
+    assert outcomes == {"create": 403, "update": 403, "delete": 403, "store": 403, "stateless run": 403}
+
+
+def test_a_request_without_a_visitor_token_is_refused(served: Served) -> None:
+    response = httpx.post(f"{served.url}/threads", json={}, headers={"Authorization": "Bearer short"})
+
+    assert response.status_code == 401
+    assert "visitor token" in response.text
+
+
+def test_a_blank_question_is_refused_in_a_sentence(served: Served) -> None:
+    async def attempt() -> httpx.Response:
+        headers = token_header()
+        thread = await visitor(served, headers).threads.create()
+        async with httpx.AsyncClient(base_url=served.url, headers=headers) as http:
+            return await http.post(
+                f"/threads/{thread['thread_id']}/runs/wait",
+                json={"assistant_id": "visitor", "input": ask(" \u200b ")},
+            )
+
+    response = asyncio.run(attempt())
+
+    assert response.status_code == 422 and "empty" in response.json()["detail"]
+
+
+def test_only_the_operators_origins_may_call_it_from_a_page(served: Served) -> None:
+    def preflight(origin: str) -> str | None:
+        request = urllib.request.Request(
+            f"{served.url}/threads",
+            method="OPTIONS",
+            headers={"Origin": origin, "Access-Control-Request-Method": "POST",
+                     "Access-Control-Request-Headers": "authorization,content-type"},
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.headers.get("access-control-allow-origin")
+        except urllib.error.HTTPError as error:
+            return error.headers.get("access-control-allow-origin")
+
+    assert preflight(served.origin) == served.origin
+    assert preflight("https://elsewhere.example") is None
+
+
+def test_a_visitor_past_the_rate_limit_is_asked_to_wait(served: Served) -> None:
+    with httpx.Client(base_url=served.url, headers=token_header()) as http:
+        statuses = [http.post("/threads/search", json={}).status_code for _ in range(RATE_LIMIT + 1)]
+    other = httpx.post(f"{served.url}/threads/search", json={}, headers=token_header())
+
+    assert statuses[:RATE_LIMIT] == [200] * RATE_LIMIT
+    assert statuses[RATE_LIMIT] == 429
+    assert other.status_code == 200  # per visitor: another one is not slowed down
+
+
+async def _drain(stream: Any) -> None:
+    async for _ in stream:
+        pass
+
+
+async def _status(call: Any) -> int:
+    """The HTTP status a client call ended with (200 when it succeeded)."""
+    try:
+        await call
+    except httpx.HTTPStatusError as error:
+        return error.response.status_code
+    return 200
+
+
+def test_the_configuration_files_name_the_same_graph() -> None:
+    import json
+
+    from tests.conftest import REPO_ROOT
+
+    dev = json.loads(Path(REPO_ROOT / "langgraph.json").read_text())
+    production = json.loads(Path(REPO_ROOT / "aegra.json").read_text())
+    assert dev["graphs"] == production["graphs"] == {"visitor": "./agents/serving/graph.py:visitor_graph"}
+    assert dev["auth"]["path"] == production["auth"]["path"]
+    assert dev["http"]["app"] == production["http"]["app"]

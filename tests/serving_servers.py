@@ -1,0 +1,73 @@
+"""The two LangGraph servers started on 127.0.0.1 for tests and benchmarks: ``langgraph dev`` (threads in
+memory) and Aegra on a PostgreSQL database, each serving the repository's own configuration file.
+
+``env`` says everything the agent reads (the variables win over a developer's ``.env``). Both run in the
+repository, as the documented commands do: they import the auth module and the front door from there.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+from rag.config import RagSettings
+from tests.conftest import REPO_ROOT, BundledIndex
+from tests.local_server import free_port, running_server
+
+BIN = Path(sys.executable).parent
+
+
+def offline_agent_env(index: BundledIndex | RagSettings, folder: Path, **extra: str) -> dict[str, str]:
+    """The environment of a server answering with the offline model over ``index``."""
+    settings = index.settings if isinstance(index, BundledIndex) else index
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("AGENT_", "RAG_", "TOOLS_", "DATABASE_", "POSTGRES_", "LANG"))
+    }
+    env.update(
+        {
+            "AGENT_PROVIDER": "offline",
+            "AGENT_OFFLINE_WORD_SECONDS": "0",
+            "AGENT_CHECKPOINT_PATH": str(folder / "threads.sqlite"),  # the questions log, without a URL
+            "RAG_INDEX_DIR": str(settings.index_dir),
+            "RAG_COLLECTION": settings.collection,
+            "RAG_CHUNK_SIZE": str(settings.chunk_size),
+            "RAG_CHUNK_OVERLAP": str(settings.chunk_overlap),
+            "RAG_EMBEDDING_PROVIDER": settings.embedding_provider,
+            "TOOLS_OFFLINE": "1",
+            "HF_HUB_OFFLINE": "1",
+            "LANGSMITH_TRACING": "false",
+            "LANGCHAIN_TRACING_V2": "false",
+            "NO_PROXY": "127.0.0.1,localhost",
+        }
+    )
+    env.update(extra)
+    return env
+
+
+@contextmanager
+def langgraph_dev(env: dict[str, str], output: IO[bytes] | int) -> Iterator[str]:
+    """``langgraph dev`` (what ``make api`` starts) on a free port; yields its URL."""
+    port = free_port()
+    command = [str(BIN / "langgraph"), "dev", "--config", str(REPO_ROOT / "langgraph.json"), "--no-browser",
+               "--no-reload", "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    with running_server(command, f"{url}/ok", timeout=180, cwd=REPO_ROOT, env=env, output=output):
+        yield url
+
+
+@contextmanager
+def aegra(env: dict[str, str], database_url: str, output: IO[bytes] | int) -> Iterator[str]:
+    """Aegra (the production server) on ``database_url``, as docs/deploy.md starts it; yields its URL."""
+    port = free_port()
+    env = {**env, "DATABASE_URL": database_url, "AEGRA_CONFIG": str(REPO_ROOT / "aegra.json")}
+    command = [str(BIN / "python"), "-m", "uvicorn", "aegra_api.main:app", "--host", "127.0.0.1",
+               "--port", str(port)]  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    with running_server(command, f"{url}/health", timeout=180, cwd=REPO_ROOT, env=env, output=output):
+        yield url
