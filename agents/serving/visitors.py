@@ -17,6 +17,7 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from agents.errors import AgentError
 from agents.service import MAX_QUESTION_CHARS, is_blank
 
 # 22 characters of base64url hold 132 bits: a token drawn with crypto.randomUUID() or
@@ -24,7 +25,7 @@ from agents.service import MAX_QUESTION_CHARS, is_blank
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,128}")
 
 
-class VisitorRefused(Exception):
+class VisitorRefused(AgentError):
     """A request the API answers with ``status`` and one sentence saying what to do."""
 
     def __init__(self, status: int, message: str) -> None:
