@@ -27,7 +27,6 @@ from rag.indexer import index_corpus
 from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
 from tests.e2e import test_browser as browser_tests
 from tests.e2e.test_browser import (
-    AXE_RULES,
     CHROMIUM_FLAGS,
     DESKTOP,
     HOSTILE_GUIDE,
@@ -40,6 +39,7 @@ from widget.labels import WIDGET_FILE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 chromium, axe = browser_tests.chromium, browser_tests.axe  # the same fixtures: Debian's chromium, axe-core
+_serious_violations = browser_tests._serious_violations  # axe-core reads the widget's shadow root too
 
 LANGGRAPH_CONFIG = REPO_ROOT / "langgraph.json"
 DEMO_PAGE = REPO_ROOT / "widget" / "demo" / "index.html"
@@ -184,20 +184,6 @@ class _Browser:
         self.playwright.stop()
         if exc[0] is None:
             _assert_stayed_local(self.requested)
-
-
-def _serious_violations(page: Any, axe: Path) -> list[str]:
-    """axe-core's serious and critical WCAG 2.2 AA violations (it reads the widget's shadow root)."""
-    page.add_script_tag(path=str(axe))
-    violations = page.evaluate(
-        "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations",
-        AXE_RULES,
-    )
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[node['target'] for node in v['nodes']][:4]}"
-        for v in violations
-        if v["impact"] in {"serious", "critical"}
-    ]
 
 
 # Records whether the answer was seen half written (streamed), and every text it showed meanwhile.
