@@ -82,7 +82,7 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
     if slots.named_sites(question, language) or other_sites(question, language):
         return []
     day = asked_day(question, language)
-    aspects = aspects_asked(question, language, dated=day is not None)
+    aspects = aspects_asked(question, language, dated=day is not None) or meant_aspects(request, day)
     if not aspects or (day is None and not facts_asked_of_the_estate(request, aspects)):
         return []
     when = (
@@ -99,6 +99,21 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
     return [
         ("get_visit_calendar", {"place": place, **arguments}) for place in places_asked(question, language)
     ]
+
+
+def meant_aspects(request: TurnRequest, day: str | None) -> list[str]:
+    """What the turn asks of the visit facts by meaning, when its words name no aspect: only when it
+    names a day, a place or a ticket of the facts ("from what time can we get into the gardens?").
+    A day and a place with nothing else read ("can we see the coaches on 2 May?") asks whether that
+    place is open that day."""
+    question, language = request.question, request.language
+    place = names_place(question, language)
+    if not (day or place or tickets_named(question)):
+        return []
+    if meant := list(request.knowledge_base.aspects):
+        return meant
+    # a day and a place of the facts, and no offer: whether it is open that day, and when
+    return ["hours"] if day and place and not names_offer(question, language) else []
 
 
 def asked_day(question: str, language: str) -> str | None:

@@ -26,6 +26,13 @@ logger = logging.getLogger(__name__)
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 INTENTS_FILE = PROJECT_ROOT / "data" / "offline" / "intents.toml"
+ASPECTS_FILE = PROJECT_ROOT / "data" / "offline" / "visit_aspects.toml"
+ASPECTS = ("hours", "closed", "free", "price")  # what the visit facts answer; the rest is "other"
+OTHER = "other"
+# An aspect must beat the questions the facts do not answer by this much. On the tune half of
+# data/eval/visit_facts.jsonl the questions whose words named no aspect scored +0.025 to +0.054
+# (all but three); the scope set's questions naming a place or a day scored at most +0.024.
+ASPECT_MARGIN = 0.025
 CACHE_DIR = PROJECT_ROOT / ".rag_index" / "intents"
 SEEN_MAX = 4096
 NEAREST = 3  # a topic's score: the mean cosine of its three examples closest to the part
@@ -76,20 +83,34 @@ def load_examples(path: Path = INTENTS_FILE) -> tuple[tuple[Topic, str], ...]:
     )
 
 
-class IntentIndex:
-    """The intent examples' vectors; scores texts against them."""
+def load_aspect_examples(path: Path = ASPECTS_FILE) -> tuple[tuple[str, str], ...]:
+    """Every example of the visit-fact aspects file, with its aspect (or "other")."""
+    data = read_store(path)
+    return tuple(
+        (label, text)
+        for label in (*ASPECTS, OTHER)
+        for texts in data[label]["examples"].values()
+        for text in texts
+    )
 
-    def __init__(self, embed: Embed, examples: Sequence[tuple[Topic, str]], vectors: np.ndarray) -> None:
+
+class IntentIndex:
+    """The intent examples' vectors (topics, and what a question asks of the visit facts); scores
+    texts against them."""
+
+    def __init__(self, embed: Embed, examples: Sequence[tuple[str, str]], vectors: np.ndarray) -> None:
         self.embed = embed
-        self.topics = np.array([topic for topic, _ in examples])
+        self.labels = np.array([label for label, _ in examples])
         self.vectors = vectors
         self._seen: dict[str, np.ndarray] = {}  # texts already embedded: a conversation re-read
 
     @classmethod
-    def build(cls, embed: Embed, name: str | None = None, path: Path = INTENTS_FILE) -> IntentIndex:
-        """The index of ``path``'s examples; vectors read from the disk cache when ``name`` (the
-        embedder's name) says whose they are, else embedded now."""
-        examples = load_examples(path)
+    def build(
+        cls, embed: Embed, name: str | None = None, path: Path = INTENTS_FILE, aspects: Path = ASPECTS_FILE
+    ) -> IntentIndex:
+        """The index of ``path``'s and ``aspects``' examples; vectors read from the disk cache when
+        ``name`` (the embedder's name) says whose they are, else embedded now."""
+        examples = (*load_examples(path), *load_aspect_examples(aspects))
         texts = [text for _, text in examples]
         cache = _cache_file(name, texts) if name else None
         if cache is not None and cache.exists():
@@ -107,6 +128,19 @@ class IntentIndex:
 
     def score(self, texts: Sequence[str]) -> list[TopicScores]:
         """Each text's closeness to every topic."""
+        return [TopicScores(scores) for scores in self._closeness(texts, TOPICS)]
+
+    def aspects(self, text: str) -> list[str]:
+        """What ``text`` asks of the visit facts by meaning: the aspect whose examples are closest,
+        when it beats the questions the facts do not answer by ``ASPECT_MARGIN``; else none."""
+        if not text.strip():
+            return []
+        scores = self._closeness([text], (*ASPECTS, OTHER))[0]
+        best = max(ASPECTS, key=lambda aspect: scores[aspect])
+        return [best] if scores[best] >= scores[OTHER] + ASPECT_MARGIN else []
+
+    def _closeness(self, texts: Sequence[str], labels: Sequence[str]) -> list[dict[Any, float]]:
+        """Each text's mean cosine with the ``NEAREST`` closest examples of each of ``labels``."""
         if not texts:
             return []
         if new := [text for text in dict.fromkeys(texts) if text not in self._seen]:
@@ -114,14 +148,10 @@ class IntentIndex:
                 self._seen.clear()
             self._seen.update(zip(new, np.asarray(self.embed(new), dtype=np.float32), strict=True))
         similarities = np.stack([self._seen[text] for text in texts]) @ self.vectors.T
-        results = []
-        for row in similarities:
-            scores: dict[Topic, float] = {}
-            for topic in TOPICS:
-                nearest = np.sort(row[self.topics == topic])[-NEAREST:]
-                scores[topic] = float(nearest.mean())
-            results.append(TopicScores(scores))
-        return results
+        return [
+            {label: float(np.sort(row[self.labels == label])[-NEAREST:].mean()) for label in labels}
+            for row in similarities
+        ]
 
 
 def _cache_file(name: str, texts: Sequence[str]) -> Path:

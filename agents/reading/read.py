@@ -61,7 +61,15 @@ def read_turn(
     language = reply.code
     parts = question_parts(message, language) or [message]
     scores = [_weighed(part, s, language) for part, s in zip(parts, index.score(parts), strict=True)]
-    topics = [topic for topic in TOPICS if any(s.best == topic for s in scores)] or ["knowledge_base"]
+    stated = _statements(message, parts)
+    topics = [
+        topic
+        for topic in TOPICS
+        if any(
+            s.best == topic and (topic == "knowledge_base" or not said_only)
+            for s, said_only in zip(scores, stated, strict=True)
+        )
+    ] or ["knowledge_base"]
     said = _said(message, parts, scores, language)
     if "travel" in topics and _asks_where_it_lies(message, said, language):
         topics = [
@@ -75,7 +83,10 @@ def read_turn(
         message=message,
         topics=topics,
         knowledge_base=KnowledgeBaseSlots(
-            subject=search, search=search, queries=question_parts(search, language)
+            subject=search,
+            search=search,
+            queries=question_parts(search, language),
+            aspects=index.aspects(search),
         ),
         weather=_weather(said) if "weather" in topics else None,
         travel=_travel(message, said, language) if "travel" in topics else None,
@@ -89,6 +100,26 @@ def read_turn(
     return (
         inherit(own, previous, said, form) if previous and is_elliptical(own, previous, said, form) else own
     )
+
+
+_SENTENCE_END = re.compile(r"[.;:!?。！？；]+(?=\s|$)")  # a dash or a comma joins two questions
+_QUESTION_MARKS = frozenset("?？")
+
+
+def _statements(message: str, parts: Sequence[str]) -> list[bool]:
+    """Which parts only state something beside a question the turn asks: the sentence they end in
+    closes without a question mark while a later one asks ("We arrive on Friday 2 April; what time
+    does the palace close that day?"). A statement asks no tool: its day is the question's."""
+    if len(parts) < 2 or not _QUESTION_MARKS & set(message):
+        return [False] * len(parts)
+    ends = [(m.start(), bool(_QUESTION_MARKS & set(m.group()))) for m in _SENTENCE_END.finditer(message)]
+    stated = []
+    for part in parts:
+        start = message.find(part)
+        end = start + len(part) if start >= 0 else -1
+        closing = next((asks for position, asks in ends if position >= end), None) if end >= 0 else None
+        stated.append(closing is False and any(asks for position, asks in ends if position >= end))
+    return stated
 
 
 def read_conversation(

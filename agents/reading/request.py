@@ -41,6 +41,7 @@ class KnowledgeBaseSlots(BaseModel):
     subject: str  # the question the conversation is about; a follow-up keeps its predecessor's
     search: str  # the turn made standalone: a follow-up's words completed by the subject
     queries: list[str] = Field(default_factory=list)  # what to search, one query per need
+    aspects: list[str] = Field(default_factory=list)  # what it asks of the visit facts, by meaning
 
 
 class TurnRequest(BaseModel):

@@ -220,3 +220,72 @@ def test_a_price_asked_with_free_entry_asks_the_reduced_rate(index: IntentIndex)
     request = read_turn("Qual o preço do Passeport para quem entra grátis?", None, None, index)
     calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
     assert [args.get("reduced") for args in calls] == [True]
+
+
+@pytest.mark.parametrize(
+    ("message", "place", "aspects"),
+    [
+        ("Hoe laat mogen we 's ochtends het park in?", "park", ["hours"]),
+        ("Bisogna pagare qualcosa per girare nel parco?", "park", ["free"]),
+        ("Um wie viel Uhr lässt man morgens Leute ins Schloss?", "palace", ["hours"]),
+    ],
+)
+def test_an_aspect_no_word_names_is_read_by_meaning(
+    message: str, place: str, aspects: list[str], index: IntentIndex
+) -> None:
+    """The glossary's words name no aspect here; the question's meaning, closest to the examples of
+    one aspect (data/offline/visit_aspects.toml), does, for a place of the facts."""
+    request = read_turn(message, None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [(args["place"], args["aspects"]) for args in calls] == [(place, aspects)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Who painted the ceiling of the chapel in the palace?",
+        "Mag je in de tuinen met een drone vliegen?",
+        "Wie viele Zimmer hat das Schloss?",
+    ],
+)
+def test_a_question_the_facts_do_not_answer_is_not_read_as_an_aspect(
+    message: str, index: IntentIndex
+) -> None:
+    """Closer to the questions the facts do not answer than to any aspect: no calendar call."""
+    request = read_turn(message, None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "place", "day"),
+    [
+        ("2027年5月9日にトリアノンへ寄れますか？", "trianon", "2027年5月9日"),
+        ("Am 9. Mai 2027 mit den Kindern in die Kutschengalerie?", "coaches", "9. Mai 2027"),
+    ],
+)
+def test_a_day_and_a_place_with_nothing_else_asks_whether_it_is_open(
+    message: str, place: str, day: str, index: IntentIndex
+) -> None:
+    """Neither the words nor the meaning name an aspect: a day and a place of the facts ask whether
+    that place is open that day."""
+    request = read_turn(message, None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [(args["place"], args.get("date"), args["aspects"]) for args in calls] == [(place, day, ["hours"])]
+
+
+def test_a_statement_beside_a_question_asks_no_tool_and_gives_its_day(index: IntentIndex) -> None:
+    """ "We land on Thursday 3 June; when does the Trianon close that day?": the first sentence asks
+    no forecast, and its day is the question's."""
+    request = read_turn(
+        "Landen am Donnerstag, 3. Juni 2027 in Paris; wann schließt Trianon an dem Tag?", None, None, index
+    )
+    calls = calls_for(request, TOOLS)
+    assert "get_weather" not in [name for name, _ in calls]
+    assert [args.get("date") for name, args in calls if name == "get_visit_calendar"] == ["3. Juni 2027"]
+
+
+def test_a_question_asked_beside_another_still_asks_its_tool(index: IntentIndex) -> None:
+    """Two questions, the first without its question mark: both are asked."""
+    request = read_turn("Will it rain on Sunday - and what time does the palace open?", None, None, index)
+    names = [name for name, _ in calls_for(request, TOOLS)]
+    assert "get_weather" in names and "search_knowledge_base" in names
