@@ -69,7 +69,7 @@ class GatheredMessage(HumanMessage):
 
 def gathered_message(gathered: Gathered) -> GatheredMessage:
     """The user message handing ``gathered`` to a model."""
-    return GatheredMessage(gathered.text(), artifact=gathered)
+    return GatheredMessage(content=gathered.text(), artifact=gathered)
 
 
 def read_gathered(messages: Sequence[BaseMessage]) -> Gathered | None:
