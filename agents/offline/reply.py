@@ -69,7 +69,7 @@ class Reading:
         free_text = [p for p in gathered.evidence if p.collection not in STATING]
         pool = sentences.candidates(free_text, kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
-        journey = any(r.tool == TRAVEL_TOOL for r in gathered.tool_results)
+        journey = any(r.tool == TRAVEL_TOOL for r in gathered.tool_results)  # a route was looked up
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
             places = other_places(part.part, asked_in, journey)  # once per part, not per sentence
             sites = [TermMatcher([site]) for site in slots.named_sites(part.part, asked_in)]  # "Museu Rodin"
