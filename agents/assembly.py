@@ -42,10 +42,13 @@ def build_parts(
 ) -> AgentParts:
     """The chat model, tools and retriever the settings ask for (``llm``/``retriever`` given: tests)."""
     retriever_ = retriever or HybridRetriever(rag_settings)
+    kb_language = (retriever_.languages or ["fr"])[0]
 
     def offline_model(settings: AgentSettings) -> BaseChatModel:
-        """The offline model, ranking evidence sentences with the knowledge base's own embedder."""
-        return OfflineChatModel(embedder=retriever_.embedder, word_seconds=settings.offline_word_seconds)
+        """The offline model, reading evidence sentences with the knowledge base's own embedder."""
+        return OfflineChatModel(
+            embedder=retriever_.embedder, kb_language=kb_language, word_seconds=settings.offline_word_seconds
+        )
 
     model = llm or build_chat_model(settings, offline_factory=offline_model)
     offline = llm is None and settings.resolved_provider == "offline"
@@ -56,7 +59,7 @@ def build_parts(
         tools=[build_knowledge_base_tool(searcher), *visitor_tools.tools],
         search=lambda query: search_knowledge_base(searcher, query),
         embed=retriever_.embedder.embed_queries,
-        kb_language=(retriever_.languages or ["fr"])[0],
+        kb_language=kb_language,
         max_rounds=settings.max_rounds,
         max_tool_calls=settings.max_tool_calls,
         max_searches=settings.max_searches,

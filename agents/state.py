@@ -39,7 +39,6 @@ class AgentState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     question: str  # the visitor's question, made standalone when it is a short follow-up
-    request: TurnRequest  # the turn as read by prepare (agents.reading); the next turn inherits from it
     language: str  # reply language (ISO 639-1)
     queries: Annotated[list[str], operator.add]  # every knowledge-base query run this turn
     evidence: Annotated[list[Passage], add_passages]  # numbered from 1 as passages join; stable
@@ -87,6 +86,8 @@ def spent_artifacts(messages: list[AnyMessage]) -> list[AnyMessage]:
 
 
 # The types a checkpoint may hold besides LangChain's own: the serializer is told to read them back.
+# A thread stored before the turn's request left the state holds one (and its slots): read back, it
+# is left out of the next checkpoint.
 STATE_TYPES = [
     (cls.__module__, cls.__name__)
     for cls in (

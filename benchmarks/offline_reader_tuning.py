@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.brief import Brief
 from agents.evaluate import headline_lines, headline_right
+from agents.gathered import Gathered
 from agents.language import reply_language
 from agents.offline import answerability, reader, reply
 from agents.offline.answerability import WEIGHTS, signals
@@ -46,39 +46,30 @@ from rag.embeddings import PassageVectorCache
 from rag.evaluate import found_aspects, read_jsonl
 
 
-def gather(service: AgentService, questions: list[dict[str, Any]]) -> list[Brief]:
-    """The synthesis brief of every question, as the graph left it."""
-    briefs = []
+def gather(service: AgentService, questions: list[dict[str, Any]]) -> list[Gathered]:
+    """What the synthesis of every question was given, as the graph left it."""
+    contexts = []
     for question in questions:
         thread = f"tune-{question['id']}"
         service.ask(question["question"], thread)
-        values = service.graph.get_state({"configurable": {"thread_id": thread}}).values
-        briefs.append(
-            Brief(
-                node="synthesize",
-                question=values.get("question", ""),
-                language=values.get("language", ""),
-                kb_language=(service.retriever.languages or ["fr"])[0],
-                evidence=values.get("evidence", []),
-                tool_results=values.get("tool_results", []),
-                request=values.get("request"),
-            )
-        )
-    return briefs
+        contexts.append(Gathered.of(service.graph.get_state({"configurable": {"thread_id": thread}}).values))
+    return contexts
 
 
-def cached_briefs(path: Path | None, questions: list[dict[str, Any]], service: AgentService) -> list[Brief]:
-    """The briefs kept in ``path`` when they are for these questions, else gathered (and kept)."""
+def cached_contexts(
+    path: Path | None, questions: list[dict[str, Any]], service: AgentService
+) -> list[Gathered]:
+    """The contexts kept in ``path`` when they are for these questions, else gathered (and kept)."""
     ids = [q["id"] for q in questions]
     if path and path.exists():
         kept = json.loads(path.read_text(encoding="utf-8"))
         if kept["ids"] == ids:
-            return [Brief.model_validate(b) for b in kept["briefs"]]
-    briefs = gather(service, questions)
+            return [Gathered.model_validate(c) for c in kept["gathered"]]
+    contexts = gather(service, questions)
     if path:
-        payload = {"ids": ids, "briefs": [b.model_dump(mode="json") for b in briefs]}
+        payload = {"ids": ids, "gathered": [c.model_dump(mode="json") for c in contexts]}
         path.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
-    return briefs
+    return contexts
 
 
 def score(questions: list[dict[str, Any]], answers: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]]:
@@ -114,7 +105,7 @@ def fit(questions: list[dict[str, Any]], readings: list[reply.Reading]) -> dict[
     """The answerability model fitted on the tune half, and its thresholds on both halves."""
     rows = []  # (half, question, signals or None) per part
     for question, reading in zip(questions, readings, strict=True):
-        language = reply_language(reading.brief.question, reading.brief.language)
+        language = reply_language(reading.gathered.question, reading.gathered.language)
         for part in reading.parts:
             rows.append((half_of(question["id"]), question, signals(part, reading.pool, language)))
     names = list(WEIGHTS)
@@ -132,7 +123,7 @@ def fit(questions: list[dict[str, Any]], readings: list[reply.Reading]) -> dict[
     answerability.WEIGHTS.update(weights)  # the reader's decision, re-made with the fitted model
     answerability.BIAS = bias
     for reading in readings:
-        language = reply_language(reading.brief.question, reading.brief.language)
+        language = reply_language(reading.gathered.question, reading.gathered.language)
         for part in reading.parts:
             part.answerable = answerability.answerability(part, reading.pool, language)
     table, previous = {}, reader.ANSWERABLE_FROM
@@ -164,7 +155,7 @@ def main() -> None:
     parser.add_argument("--questions", type=Path, action="append", help="default: dev set and scope set")
     parser.add_argument("--set", action="append", default=[], help="name=v1,v2 (threshold or a weight)")
     parser.add_argument("--fit", action="store_true", help="fit the answerability model")
-    parser.add_argument("--briefs", type=Path, help="a file keeping the gathered briefs between runs")
+    parser.add_argument("--gathered", type=Path, help="a file keeping what each synthesis was given")
     args = parser.parse_args()
     grid = {name: [float(v) for v in values.split(",")] for name, values in (s.split("=") for s in args.set)}
     questions = [
@@ -172,11 +163,17 @@ def main() -> None:
     ]
     with tempfile.TemporaryDirectory() as folder:
         service = offline_service(args.index, Path(folder))
-        briefs = cached_briefs(args.briefs, questions, service)
-    embedder = service.retriever.embedder
+        contexts = cached_contexts(args.gathered, questions, service)
+    embedder, kb_language = service.retriever.embedder, (service.retriever.languages or ["fr"])[0]
     vectors = PassageVectorCache(embedder.embed_documents)
+
+    def read(gathered: Gathered) -> reply.Reading:
+        """``gathered`` read as the offline model's synthesis reads it."""
+        searched = bool(gathered.queries)
+        return reply.Reading.of(gathered, kb_language, embedder.embed_queries, vectors, searched)
+
     if args.fit:
-        fitted = fit(questions, [reply.Reading.of(b, embedder.embed_queries, vectors) for b in briefs])
+        fitted = fit(questions, [read(gathered) for gathered in contexts])
         print("weights", fitted["weights"], "bias", fitted["bias"])
         for threshold, figures in fitted["declined"].items():
             print(f"threshold {threshold}: declined out of scope / in-scope facts", figures)
@@ -196,8 +193,8 @@ def main() -> None:
             setattr(reader, constant, int(value) if name == "quoted" else value)
         reader.WEIGHTS.update({k: setting.get(k, defaults[k]) for k in reader.WEIGHTS})
         answers = []
-        for brief in briefs:
-            reading = reply.Reading.of(brief, embedder.embed_queries, vectors)
+        for gathered in contexts:
+            reading = read(gathered)
             answers.append((reply.synthesis(reading), reply.answer_kind(reading)))
         figures = score(questions, answers)
         results.append({"setting": setting, **figures})

@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall
 
-from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
 from agents.history_budget import within_budget
 from agents.prompts import language_name, render
@@ -73,15 +72,8 @@ def make_agent(deps: AgentDeps) -> Any:
             language_code=state.get("language", "") or "en",
             kb_language=language_name(deps.kb_language),
         )
-        brief = Brief(
-            node="agent",
-            question=state.get("question", ""),
-            language=state.get("language", ""),
-            kb_language=deps.kb_language,
-            request=state.get("request"),
-        )
         history = within_budget(sendable(state["messages"]), deps.history_full_turns, deps.history_max_tokens)
-        reply, used = usable_reply(model, [briefed_system(system, brief), *history])
+        reply, used = usable_reply(model, [SystemMessage(system), *history])
         calls = reply.tool_calls if isinstance(reply, AIMessage) else []
         dropped = capped_calls(calls, deps.max_tool_calls, deps.max_searches - len(state.get("queries", [])))
         if dropped and isinstance(reply, AIMessage):

@@ -6,44 +6,20 @@ import time
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import SystemMessage
 from pydantic import BaseModel, ValidationError
 
-from agents.brief import Brief, Node, briefed_system
 from agents.deps import AgentDeps
-from agents.evidence import rendered
+from agents.gathered import Gathered, gathered_message
 from agents.llm import without_streaming
 from agents.prompts import language_name, render
 from agents.provider_errors import ProviderError
-from agents.schemas import Critique, GapAnalysis, tagged
+from agents.schemas import Critique, GapAnalysis
 from agents.state import AgentState
 from agents.trace import CritiqueStep, GapStep, elapsed_ms
 from rag.errors import error_sentence
 
 Shape = TypeVar("Shape", bound=BaseModel)
-
-
-def _context(state: AgentState, extra: str = "") -> HumanMessage:
-    parts = [
-        tagged("question", state.get("question", "")),
-        tagged("language", state.get("language", "")),
-        tagged("queries_run", "; ".join(state.get("queries", []))),
-        rendered(state.get("evidence", [])),
-    ]
-    return HumanMessage("\n".join(part for part in (*parts, extra) if part))
-
-
-def _system(prompt: str, node: Node, state: AgentState, kb_language: str) -> SystemMessage:
-    brief = Brief(
-        node=node,
-        question=state.get("question", ""),
-        language=state.get("language", ""),
-        kb_language=kb_language,
-        evidence=state.get("evidence", []),
-        tool_results=state.get("tool_results", []),
-        missing=state.get("gaps", []),
-    )
-    return briefed_system(prompt, brief)
 
 
 def structured_reply(model: Any, messages: list[Any], schema: type[Shape], step: str) -> tuple[Shape, int]:
@@ -71,7 +47,7 @@ def make_gap_analysis(deps: AgentDeps) -> Any:
 
     def gap_analysis(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        messages = [_system(system, "gap_analysis", state, deps.kb_language), _context(state)]
+        messages = [SystemMessage(system), gathered_message(Gathered.of(state))]
         analysis, calls = structured_reply(model, messages, GapAnalysis, "gap analysis")
         step = GapStep(
             ms=elapsed_ms(started), missing=analysis.missing, follow_up_queries=analysis.follow_up_queries
@@ -97,8 +73,7 @@ def make_self_critique(deps: AgentDeps) -> Any:
         if not state.get("gaps"):
             verdict = Critique(sufficient=True, reason="The gap analysis found no missing aspect.")
         else:
-            missing = tagged("missing_aspects", "; ".join(state["gaps"]))
-            messages = [_system(system, "self_critique", state, deps.kb_language), _context(state, missing)]
+            messages = [SystemMessage(system), gathered_message(Gathered.of(state, missing=True))]
             verdict, used = structured_reply(model, messages, Critique, "self-critique")
             calls += used
         step = CritiqueStep(ms=elapsed_ms(started), sufficient=verdict.sufficient, reason=verdict.reason)

@@ -1,4 +1,4 @@
-"""Start of a turn: the turn read as a request (topics, slots, language), and fresh per-turn fields."""
+"""Start of a turn: the standalone question and the reply language, and fresh per-turn fields."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from langchain_core.messages import HumanMessage
 
 from agents.deps import AgentDeps
 from agents.reading.intent import intent_index
-from agents.reading.read import read_turn
-from agents.reading.request import TurnRequest
+from agents.reading.read import read_conversation
 from agents.state import AgentState, spent_artifacts, turn_start
 from agents.trace import PrepareStep, elapsed_ms
 
@@ -19,21 +18,16 @@ def make_prepare(deps: AgentDeps) -> Any:
     """Node factory: the turns are read by meaning with the knowledge base's query embedder."""
 
     def prepare(state: AgentState) -> dict[str, Any]:
-        """Read the latest visitor message, completed from the previous request when elliptical."""
+        """Read the latest visitor message, completed from the turns before it when elliptical."""
         started, started_at = time.perf_counter(), time.time()
-        humans = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
-        stored = state.get("request")
-        previous = TurnRequest.model_validate(stored) if isinstance(stored, dict) else stored
-        request = read_turn(
-            humans[-1].text if humans else "", previous, state.get("language"), intent_index(deps.embed)
-        )
+        humans = [m.text for m in state.get("messages", []) if isinstance(m, HumanMessage)]
+        request = read_conversation(humans, intent_index(deps.embed))
         step = PrepareStep(ms=elapsed_ms(started), language=request.language, question=request.question)
         return {
             **turn_start(step, started_at),
             "messages": spent_artifacts(state.get("messages", [])),
             "question": request.question,
             "language": request.language,
-            "request": request,
         }
 
     return prepare

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.constants import TAG_NOSTREAM
 
 from agents.answer.citations import CITATION_GROUP
@@ -16,27 +15,15 @@ from agents.answer.compose import compose_answer
 from agents.answer.model import AnswerKind
 from agents.answer.value_check import ValueCheck
 from agents.answer.verify import checked_values, verify_values
-from agents.brief import Brief, briefed_system
 from agents.deps import AgentDeps
-from agents.evidence import cited_by_number, rendered
+from agents.gathered import Gathered, gathered_message
 from agents.prompts import language_name, render
 from agents.provider_errors import ProviderError
-from agents.schemas import tagged
 from agents.state import AgentState
 from agents.trace import AnswerStep, elapsed_ms
 from rag.lexicon.phrases import phrases, replies
 
 ANSWER_KIND_KEY = "answer_kind"  # a model may say which kind of answer it wrote (the offline one does)
-
-
-def _tool_results(state: AgentState) -> str:
-    """The tools' results, a fact's cited passages given by their evidence numbers."""
-    numbers = {p.chunk_id: p.number for p in state.get("evidence", []) if p.number is not None}
-    results = [
-        json.dumps(cited_by_number(r.for_model(), numbers), ensure_ascii=False)
-        for r in state.get("tool_results", [])
-    ]
-    return tagged("tool_results", "\n".join(results)) if results else ""
 
 
 def _kind(state: AgentState, cited: bool, said: object) -> AnswerKind:
@@ -122,26 +109,7 @@ def make_synthesize(deps: AgentDeps) -> Any:
         started = time.perf_counter()
         language = state.get("language", "")
         system = render("synthesize", language=language_name(language))
-        context = "\n".join(
-            part
-            for part in (
-                tagged("question", state.get("question", "")),
-                tagged("language", language),
-                rendered(state.get("evidence", [])) if state.get("evidence") else "",
-                _tool_results(state),
-            )
-            if part
-        )
-        brief = Brief(
-            node="synthesize",
-            question=state.get("question", ""),
-            language=language,
-            kb_language=deps.kb_language,
-            evidence=state.get("evidence", []),
-            tool_results=state.get("tool_results", []),
-            request=state.get("request"),
-        )
-        messages: list[BaseMessage] = [briefed_system(system, brief), HumanMessage(context)]
+        messages: list[BaseMessage] = [SystemMessage(system), gathered_message(Gathered.of(state))]
         reply, calls = written_answer(deps.llm, messages)
         evidence, tools = state.get("evidence", []), state.get("tool_results", [])
         check = verify_values(reply.text, evidence, tools, language)

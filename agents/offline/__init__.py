@@ -1,4 +1,4 @@
-"""The built-in offline model: reads each node's brief and answers by extraction (see model.py)."""
+"""The built-in offline model: a chat model like any other, answering by extraction (see model.py)."""
 
 from agents.offline.model import MODEL_NAME, OfflineChatModel
 

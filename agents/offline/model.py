@@ -1,8 +1,10 @@
 """OfflineChatModel: the built-in chat model used when no provider key is configured.
 
-It plays every role the graph asks of a model, reading each node's brief (``agents.brief``), not
-the prompt: tool calls for the agent node (``router``), structured verdicts for gap analysis and
-self-critique and an extractive, cited answer for the synthesis (``reply``, from ``reader``). It
+Like any chat model it reads only the messages it is given and knows its role by the tools bound:
+the visit's tools ask for tool calls (``router``, from its own reading of the visitor's messages),
+the GapAnalysis or Critique schema for a structured verdict, and no tool for an extractive, cited
+answer (``reply``, from ``reader``). The evidence and the tools' results come typed, as the artifact
+of the user message whose text renders them (``agents.gathered``), never from the prompt's text. It
 writes no fact of its own: values and quotes come from the evidence, quotes in their language.
 """
 
@@ -21,19 +23,17 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
-from agents.brief import Brief, read_brief
+from agents.gathered import Gathered, read_gathered
 from agents.offline import reply, router
 from agents.reading.intent import default_embedder, intent_index
 from agents.reading.read import read_conversation
 from agents.reading.request import TurnRequest
+from agents.schemas import Critique, GapAnalysis
 from rag.embeddings import PassageVectorCache
 
 MODEL_NAME = "offline-extractive"
 ANSWER_KIND, RELATED = "answer_kind", "related"  # response_metadata keys: the answer's kind, related passages
-STRUCTURED = {
-    "gap_analysis": ("GapAnalysis", reply.gap_analysis),
-    "self_critique": ("Critique", reply.critique),
-}
+STRUCTURED = {GapAnalysis.__name__: reply.gap_analysis, Critique.__name__: reply.critique}
 
 
 class OfflineChatModel(BaseChatModel):
@@ -42,6 +42,7 @@ class OfflineChatModel(BaseChatModel):
 
     model_name: str = MODEL_NAME
     embedder: Any = None
+    kb_language: str = "fr"  # the knowledge base's language: a sentence's when it cannot be told
     word_seconds: float = 0.0  # pause between streamed words (0: the whole answer at once)
     _vectors: PassageVectorCache | None = PrivateAttr(default=None)
 
@@ -56,32 +57,35 @@ class OfflineChatModel(BaseChatModel):
         return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools], **kwargs)
 
     def respond(self, messages: Sequence[BaseMessage], tools: set[str]) -> AIMessage:
-        """The reply to ``messages`` with ``tools`` bound, as the node's brief asks."""
-        question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
-        brief = read_brief(messages) or Brief(node="agent" if tools else "synthesize", question=question)
-        if brief.node == "agent":
+        """The reply to ``messages`` in the role ``tools`` give: tool calls, a verdict, an answer."""
+        structured = [name for name in STRUCTURED if name in tools]
+        if tools and not structured:
             last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
             if any(isinstance(m, ToolMessage) for m in messages[last_human + 1 :]):
                 return AIMessage(content="")  # the tools have answered: on to the evidence checks
-            return router.route(brief.request or self._read(messages, brief.language), tools)
+            return router.route(self._read(messages), tools)
+        question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+        gathered = read_gathered(messages) or Gathered(question=question)
         if self.embedder is not None and self._vectors is None:
             self._vectors = PassageVectorCache(self.embedder.embed_documents)
         queries = self.embedder.embed_queries if self.embedder is not None else None
-        reading = reply.Reading.of(brief, queries, self._vectors)
-        if brief.node in STRUCTURED:
-            name, arguments = STRUCTURED[brief.node]
-            return AIMessage(content="", tool_calls=[router.tool_call(name, arguments(reading), 0)])
+        # Only the answer weighs the knowledge base's parts beside what a tool answered.
+        searched = not structured and bool(gathered.queries)
+        reading = reply.Reading.of(gathered, self.kb_language, queries, self._vectors, searched)
+        if structured:
+            name = structured[0]
+            return AIMessage(content="", tool_calls=[router.tool_call(name, STRUCTURED[name](reading), 0)])
         kind, related = reply.answer_kind(reading), [c.number for c in reply.related(reading)]
         return AIMessage(
             content=reply.synthesis(reading), response_metadata={ANSWER_KIND: kind, RELATED: related}
         )
 
-    def _read(self, messages: Sequence[BaseMessage], language: str) -> TurnRequest:
-        """The last turn's request, read here when the brief carries none (a caller outside the
-        graph): every visitor message in turn, with the knowledge base's default embedder if none."""
+    def _read(self, messages: Sequence[BaseMessage]) -> TurnRequest:
+        """The turn the visitor's messages ask, each read after the one before it, by meaning with
+        the knowledge base's embedder (its default one when the model was given none)."""
         embedder = self.embedder if self.embedder is not None else default_embedder()
         humans = [m.text for m in messages if isinstance(m, HumanMessage)]
-        return read_conversation(humans, intent_index(embedder.embed_queries), language or None)
+        return read_conversation(humans, intent_index(embedder.embed_queries))
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any

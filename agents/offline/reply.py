@@ -10,8 +10,8 @@ from babel.lists import format_list
 
 from agents.answer import sentences
 from agents.answer.model import AnswerKind
-from agents.brief import Brief
-from agents.language import reply_language
+from agents.gathered import Gathered
+from agents.language import read_language, reply_language
 from agents.offline import reader
 from agents.offline.answerability import answerability
 from agents.reading import slots
@@ -26,17 +26,19 @@ from rag.lexicon.phrases import phrases, replies
 from rag.lexicon.terms import TermMatcher
 from rag.passage import OFFICIAL_COLLECTION, VISIT_FACTS_COLLECTION
 
-CALENDAR_TOOL = "get_visit_calendar"
+CALENDAR_TOOL, TRAVEL_TOOL = "get_visit_calendar", "get_travel_info"
 STATING = (OFFICIAL_COLLECTION, VISIT_FACTS_COLLECTION)  # quoted on their own, never as free text
 RELATED = 2
 
 
 @dataclass
 class Reading:
-    """A brief read: the question's parts matched against the evidence, the tools' summaries, and
-    what something states outright (an official answer, a visit fact), cited, to head the answer."""
+    """What was gathered, read: the question's parts matched against the evidence, the tools'
+    summaries, and what something states outright (an official answer, a visit fact), cited, to
+    head the answer."""
 
-    brief: Brief
+    gathered: Gathered
+    kb_language: str
     parts: list[reader.PartReading]
     summaries: list[str]
     pool: list[sentences.Candidate]
@@ -44,23 +46,30 @@ class Reading:
 
     @classmethod
     def of(
-        cls, brief: Brief, embed_queries: reader.Embed | None, vectors: PassageVectorCache | None
+        cls,
+        gathered: Gathered,
+        kb_language: str,
+        embed_queries: reader.Embed | None,
+        vectors: PassageVectorCache | None,
+        searched: bool = False,
     ) -> Reading:
-        asked_in = reply_language(brief.question, brief.language)
-        parts = question_parts(brief.question, asked_in)
-        calendar = [r for r in brief.tool_results if r.tool == CALENDAR_TOOL]
-        summaries = [s for r in brief.tool_results if r.tool != CALENDAR_TOOL and (s := r.summary.strip())]
-        stated = stated_lines(brief)
-        if any(p.collection == OFFICIAL_COLLECTION for p in brief.evidence):
+        """``gathered`` read; ``searched``: the knowledge base was asked besides the tools, so its
+        parts are read even when a tool answered."""
+        asked_in = reply_language(gathered.question, gathered.language)
+        parts = question_parts(gathered.question, asked_in)
+        calendar = [r for r in gathered.tool_results if r.tool == CALENDAR_TOOL]
+        summaries = [s for r in gathered.tool_results if r.tool != CALENDAR_TOOL and (s := r.summary.strip())]
+        stated = stated_lines(gathered)
+        if any(p.collection == OFFICIAL_COLLECTION for p in gathered.evidence):
             parts = []  # an official answer answers the question, before the visit facts and the rest
         elif calendar_settled(calendar):  # its lines answer those parts: no quote beside them
             parts = [part for part in parts if not answered_by_calendar(part, asked_in)]
-        if (summaries or stated) and not (brief.request and "knowledge_base" in brief.request.topics):
+        if (summaries or stated) and not searched:
             parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
-        free_text = [p for p in brief.evidence if p.collection not in STATING]
-        pool = sentences.candidates(free_text, brief.kb_language)
+        free_text = [p for p in gathered.evidence if p.collection not in STATING]
+        pool = sentences.candidates(free_text, kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
-        journey = bool(brief.request and "travel" in brief.request.topics)
+        journey = any(r.tool == TRAVEL_TOOL for r in gathered.tool_results)  # a route was looked up
         for part in readings:  # "the Louvre's hours": only a sentence naming the Louvre (and an hour)
             places = other_places(part.part, asked_in, journey)  # once per part, not per sentence
             sites = [TermMatcher([site]) for site in slots.named_sites(part.part, asked_in)]  # "Museu Rodin"
@@ -72,18 +81,18 @@ class Reading:
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
             part.answerable = answerability(part, pool, asked_in)
-        return cls(brief, readings, summaries, pool, stated)
+        return cls(gathered, kb_language, readings, summaries, pool, stated)
 
 
-def stated_lines(brief: Brief) -> list[str]:
+def stated_lines(gathered: Gathered) -> list[str]:
     """The lines that head the answer, in bold with their citation: the official answers matched,
     else the visit facts' lines (an official answer valid that day overrides them)."""
-    numbers = {p.chunk_id: p.number for p in brief.evidence if p.number is not None}
-    official = [p for p in brief.evidence if p.collection == OFFICIAL_COLLECTION and p.number is not None]
+    numbers = {p.chunk_id: p.number for p in gathered.evidence if p.number is not None}
+    official = [p for p in gathered.evidence if p.collection == OFFICIAL_COLLECTION and p.number is not None]
     if official:
         return [f"**{' '.join(p.text.split())}** [{p.number}]" for p in official[:1]]
     lines = []
-    for result in brief.tool_results:
+    for result in gathered.tool_results:
         if result.tool != CALENDAR_TOOL or result.status != "ok" or not result.summary.strip():
             continue
         for item in [*result.result.get("days", []), *result.result.get("facts", [])]:
@@ -108,12 +117,12 @@ def other_places(part: str, language: str, journey: bool = False) -> list[Place]
 
 def gap_analysis(reading: Reading) -> dict[str, Any]:
     """Arguments of a GapAnalysis call: the parts not answered well yet, a keyword query for each."""
-    asked_in = reply_language(reading.brief.question, reading.brief.language)
+    asked_in = reply_language(reading.gathered.question, reading.gathered.language)
     missing = [p.part for p in reading.parts if not p.settled]
     return {
         "answered": [p.part for p in reading.parts if p.settled],
         "missing": missing,
-        "follow_up_queries": [follow_up_query(part, asked_in, reading.brief.kb_language) for part in missing],
+        "follow_up_queries": [follow_up_query(part, asked_in, reading.kb_language) for part in missing],
     }
 
 
@@ -156,9 +165,10 @@ def related(reading: Reading) -> list[sentences.Candidate]:
 def synthesis(reading: Reading) -> str:
     """The answer, after one English sentence naming the nine languages when the question was in
     a language the assistant does not speak."""
-    request = reading.brief.request
+    gathered = reading.gathered
     answer = _synthesis(reading)
-    return f"{unsupported_note()}\n\n{answer}" if request and request.unsupported_language else answer
+    unsupported = read_language(gathered.question, gathered.language or None).unsupported
+    return f"{unsupported_note()}\n\n{answer}" if unsupported else answer
 
 
 def unsupported_note() -> str:
@@ -170,7 +180,7 @@ def unsupported_note() -> str:
 def _synthesis(reading: Reading) -> str:
     """The tools' summaries, each part's key value, the quoted sentences; or, when the knowledge
     base does not answer, that plain sentence and the closest passages as related."""
-    language = reading.brief.language or "en"
+    language = reading.gathered.language or "en"
     words, url = replies(language), phrases()["official_website"]
     answered = [part for part in reading.parts if part.answered]
     if answer_kind(reading) == "not_found":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from agents.language import read_language
 from agents.reading import slots
@@ -126,10 +127,17 @@ def read_conversation(
     messages: Sequence[str], index: IntentIndex, language: str | None = None
 ) -> TurnRequest:
     """The request of the last of ``messages``, each turn read after the one before it."""
-    request: TurnRequest | None = None
-    for message in messages:
-        request = read_turn(message, request, request.language if request else language, index)
-    return request or read_turn("", None, language, index)
+    return _read_turns(tuple(messages), index, language) or read_turn("", None, language, index)
+
+
+@lru_cache(maxsize=512)
+def _read_turns(messages: tuple[str, ...], index: IntentIndex, language: str | None) -> TurnRequest | None:
+    """The request of the last of ``messages``; a conversation is read again at every turn, and by
+    every reader of it, so each of its beginnings is kept (a request is frozen)."""
+    if not messages:
+        return None
+    previous = _read_turns(messages[:-1], index, language)
+    return read_turn(messages[-1], previous, previous.language if previous else language, index)
 
 
 def _asks_where_it_lies(message: str, said: Said, language: str) -> bool:

@@ -14,6 +14,7 @@ from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from agents.deps import AgentDeps
+from agents.gathered import GatheredMessage
 from agents.graph import build_graph
 from agents.schemas import Critique, GapAnalysis
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
@@ -137,6 +138,32 @@ def test_fast_path_searches_once_and_skips_the_critique_model_call() -> None:
     assert [c.number for c in state["reply"].citations] == [1]
     assert state["reply"].citations[0].source == "https://example.org/horaires-du-château"
     assert state["reply"].abstained is False
+
+
+def test_every_model_is_handed_the_same_context_as_text_and_typed_and_no_other_field() -> None:
+    harness = build(
+        [
+            calls_to("search_knowledge_base", query="horaires du château"),
+            GapAnalysis(answered=["hours"], missing=["ticket price"], follow_up_queries=["tarif billet"]),
+            Critique(sufficient=False, reason="The ticket price is missing."),
+            GapAnalysis(answered=["hours", "ticket price"]),
+            "Open at nine [1].",
+        ]
+    )
+
+    state = harness.ask("When does the palace open and how much is a ticket?")
+
+    agent, gaps, critique, _, synthesis = harness.llm.calls
+    assert not [m for m in agent if isinstance(m, GatheredMessage)]
+    for messages in (gaps, critique, synthesis):
+        assert not [m for m in messages if m.additional_kwargs]
+        handed = messages[-1]
+        assert isinstance(handed, GatheredMessage) and handed.text == handed.artifact.text()
+        assert handed.artifact.question == state["question"]
+    assert [p.number for p in gaps[-1].artifact.evidence] == [1, 2]
+    assert critique[-1].artifact.missing == ["ticket price"] and "ticket price" in critique[-1].text
+    assert synthesis[-1].artifact.evidence == state["evidence"]
+    assert synthesis[-1].artifact.queries == ["horaires du château", "tarif billet"]
 
 
 def test_a_missing_aspect_is_searched_in_a_second_round_numbered_after_the_first() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.brief import Brief
+from agents.gathered import Gathered
 from agents.offline import reply
 from rag.embeddings import PassageVectorCache
 
@@ -20,9 +20,9 @@ QUESTION = "オルガンを作ったのは誰ですか？"  # no word in common 
 
 
 def _ranking(embedder: Any) -> list[tuple[float, int]]:
-    brief = Brief(node="synthesize", question=QUESTION, language="ja", evidence=EVIDENCE)
+    gathered = Gathered.model_validate({"question": QUESTION, "language": "ja", "evidence": EVIDENCE})
     vectors = PassageVectorCache(embedder.embed_documents) if embedder else None
-    reading = reply.Reading.of(brief, embedder.embed_queries if embedder else None, vectors)
+    reading = reply.Reading.of(gathered, "fr", embedder.embed_queries if embedder else None, vectors)
     return [(score, candidate.number) for score, candidate in reading.parts[0].ranked]
 
 

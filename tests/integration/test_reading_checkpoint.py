@@ -1,4 +1,4 @@
-"""The turn's request is kept in the checkpoint and read back as a TurnRequest by the next turn."""
+"""A stored thread's next turn is read from its visitor messages; the state keeps no reading of its own."""
 
 from __future__ import annotations
 
@@ -12,41 +12,74 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agents.checkpoints import state_serializer
-from agents.reading.request import TurnRequest
+from agents.reading.request import KnowledgeBaseSlots, TurnRequest
 from agents.schemas import GapAnalysis
 from tests.integration.test_agent_graph import build, calls_to
 
+CONFIG = {"configurable": {"thread_id": "visitor"}, "recursion_limit": 25}
+FIRST = "What are the opening hours of the palace?"
 
-def _graph(path: Path, script: list[Any]) -> tuple[Any, sqlite3.Connection]:
+
+def _graph(path: Path, script: list[Any]) -> tuple[Any, SqliteSaver, sqlite3.Connection]:
     connection = sqlite3.connect(path, check_same_thread=False)
-    return build(script, checkpointer=SqliteSaver(connection, serde=state_serializer())).graph, connection
+    saver = SqliteSaver(connection, serde=state_serializer())
+    return build(script, checkpointer=saver).graph, saver, connection
 
 
-def test_a_stored_thread_gives_its_request_back_and_the_next_turn_inherits_from_it(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    config = {"configurable": {"thread_id": "visitor"}, "recursion_limit": 25}
-    first = [
+def _first_turn(path: Path) -> None:
+    script = [
         calls_to("search_knowledge_base", query="horaires"),
         GapAnalysis(answered=["hours"]),
         "Ouvert [1].",
     ]
-    graph, connection = _graph(tmp_path / "threads.sqlite", first)
-    graph.invoke({"messages": [HumanMessage("What are the opening hours of the palace?")]}, config)
+    graph, _, connection = _graph(path, script)
+    graph.invoke({"messages": [HumanMessage(FIRST)]}, CONFIG)
     connection.close()
 
-    second = [
+
+def _second_turn(path: Path) -> dict[str, Any]:
+    script = [
         calls_to("search_knowledge_base", query="lundi"),
         GapAnalysis(answered=["monday"]),
         "Fermé [1].",
     ]
-    graph, connection = _graph(tmp_path / "threads.sqlite", second)
-    with caplog.at_level(logging.WARNING):
-        stored = TurnRequest.model_validate(graph.get_state(config).values["request"])
-        state = graph.invoke({"messages": [HumanMessage("And on Monday?")]}, config)
+    graph, _, connection = _graph(path, script)
+    state = graph.invoke({"messages": [HumanMessage("And on Monday?")]}, CONFIG)
+    connection.close()
+    return dict(state)
+
+
+def test_a_follow_up_in_a_stored_thread_is_completed_from_the_visitor_messages(tmp_path: Path) -> None:
+    _first_turn(tmp_path / "threads.sqlite")
+
+    state = _second_turn(tmp_path / "threads.sqlite")
+
+    assert state["question"] == f"And on Monday? ({FIRST.removesuffix('?')})"
+    assert "request" not in state
+
+
+def test_a_thread_stored_with_the_turns_request_opens_without_warning_and_drops_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Threads stored while the state held the turn's request (a ``TurnRequest``) still open."""
+    path = tmp_path / "threads.sqlite"
+    _first_turn(path)
+    _, saver, connection = _graph(path, [])
+    stored = saver.get_tuple(CONFIG)
+    assert stored is not None and stored.parent_config is not None
+    request = TurnRequest(message=FIRST, knowledge_base=KnowledgeBaseSlots(subject=FIRST, search=FIRST))
+    checkpoint = {
+        **stored.checkpoint,
+        "channel_values": {**stored.checkpoint["channel_values"], "request": request},
+    }
+    saver.put(stored.parent_config, checkpoint, stored.metadata, {})  # the same checkpoint, as stored before
+    kept = saver.get_tuple(CONFIG)
+    assert kept is not None and kept.checkpoint["channel_values"]["request"] == request
     connection.close()
 
-    assert stored.message == "What are the opening hours of the palace?"
-    request = TurnRequest.model_validate(state["request"])
-    assert request.elliptical and request.knowledge_base.subject == stored.knowledge_base.subject
+    with caplog.at_level(logging.WARNING):
+        state = _second_turn(path)
+
+    assert state["question"] == f"And on Monday? ({FIRST.removesuffix('?')})"
+    assert "request" not in state
     assert not [r for r in caplog.records if "unregistered" in r.getMessage().lower()]

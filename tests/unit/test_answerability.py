@@ -8,9 +8,9 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, SystemMessage
 
-from agents.brief import Brief, briefed_system
+from agents.gathered import Gathered, gathered_message
 from agents.offline import OfflineChatModel
 from agents.offline.answerability import Signals
 from agents.offline.reader import ANSWERABLE_FROM
@@ -31,8 +31,8 @@ def _reply(question: str, texts: list[str], language: str = "fr") -> AIMessage:
         )
         for n, text in enumerate(texts, start=1)
     ]
-    brief = Brief(node="synthesize", question=question, language=language, evidence=evidence)
-    reply = OfflineChatModel().invoke([briefed_system("prompt", brief), HumanMessage("context")])
+    gathered = Gathered(question=question, language=language, evidence=evidence)
+    reply = OfflineChatModel().invoke([SystemMessage("prompt"), gathered_message(gathered)])
     assert isinstance(reply, AIMessage)
     return reply
 
@@ -102,13 +102,12 @@ def test_a_question_with_one_part_answered_is_partial() -> None:
 
 
 def test_the_answer_kind_rides_on_the_streamed_reply_too() -> None:
-    brief = Brief(
-        node="synthesize",
+    gathered = Gathered(
         question="Y a-t-il une pharmacie près du château ?",
         language="fr",
         evidence=[Passage(number=1, chunk_id="c1", title="Infos", source="s", text=NEARBY[0], score=1.0)],
     )
-    chunks = list(OfflineChatModel().stream([briefed_system("prompt", brief), HumanMessage("context")]))
+    chunks = list(OfflineChatModel().stream([SystemMessage("prompt"), gathered_message(gathered)]))
 
     whole = sum(chunks[1:], chunks[0])
     assert isinstance(whole, AIMessageChunk) and whole.response_metadata["answer_kind"] == "not_found"

@@ -123,9 +123,19 @@ def test_the_graph_does_not_import_the_offline_model() -> None:
     """The offline model is chosen where the model is built (the service), never by the graph."""
     graph = _graph()
     wiring = [
-        m for m in graph if m.startswith(("agents.nodes", "agents.graph", "agents.routing", "agents.answer"))
+        m
+        for m in graph
+        if m.startswith(("agents.nodes", "agents.graph", "agents.routing", "agents.answer", "agents.state"))
+        or m in ("agents.gathered", "agents.evidence", "agents.deps")
     ]
     assert {(m, i) for m in wiring for i in graph[m] if i.startswith("agents.offline")} == set()
+
+
+def test_only_the_assembly_chooses_the_offline_model() -> None:
+    """Outside its own package, one module imports it: the one that builds the model and the tools."""
+    graph = _graph()
+    importers = {m for m, imported in graph.items() if any(i.startswith("agents.offline") for i in imported)}
+    assert {m for m in importers if not m.startswith("agents.offline")} == {"agents.assembly"}
 
 
 def test_the_circle_finder_finds_a_circle() -> None:

@@ -1,4 +1,4 @@
-"""The offline model on hand-written briefs: how it reads evidence, answers, abstains and routes.
+"""The offline model on the messages a node gives it: how it reads evidence, answers, abstains and routes.
 
 These tests run without an embedder (sentences are ranked by their words, values and retrieval
 score); tests/integration/test_offline_reader.py runs the same reader with multilingual-e5-small.
@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agents.answer.sentences import candidates
-from agents.brief import Brief, briefed_system, read_brief
+from agents.gathered import Gathered, gathered_message, read_gathered
 from agents.offline import OfflineChatModel
 from agents.offline.reader import EMBEDDED_MAX, read_parts
 from agents.reading.question_parts import question_parts, topic_words
@@ -38,15 +38,18 @@ def _passage(number: int, text: str, title: str = "Billets", score: float = 1.0)
     )
 
 
+def _context(question: str, evidence: list[Passage], language: str = "fr", **extra: Any) -> list[Any]:
+    """The synthesis' messages: its prompt, then what the turn gathered."""
+    gathered = Gathered(question=question, language=language, evidence=evidence, **extra)
+    return [SystemMessage("prompt"), gathered_message(gathered)]
+
+
 def _answer(question: str, evidence: list[Passage], language: str = "fr", **extra: Any) -> str:
-    brief = Brief(node="synthesize", question=question, language=language, evidence=evidence, **extra)
-    return OfflineChatModel().invoke([briefed_system("prompt", brief), HumanMessage("context")]).text
+    return OfflineChatModel().invoke(_context(question, evidence, language, **extra)).text
 
 
-def _route(*messages: Any, language: str = "en") -> AIMessage:
-    humans = [m for m in messages if isinstance(m, HumanMessage)]
-    brief = Brief(node="agent", question=humans[-1].text, language=language)
-    reply = OfflineChatModel().bind_tools(TOOLS).invoke([briefed_system("prompt", brief), *messages])
+def _route(*messages: Any) -> AIMessage:
+    reply = OfflineChatModel().bind_tools(TOOLS).invoke([SystemMessage("prompt"), *messages])
     assert isinstance(reply, AIMessage)
     return reply
 
@@ -55,27 +58,43 @@ def _calls(reply: AIMessage) -> list[tuple[str, dict[str, Any]]]:
     return [(call["name"], call["args"]) for call in reply.tool_calls]
 
 
-# --- the brief --------------------------------------------------------------------------------
+# --- what the model is given ------------------------------------------------------------------
 
 
-def test_the_brief_travels_on_the_system_message_and_is_read_back() -> None:
-    brief = Brief(node="synthesize", question="Q ?", language="fr", evidence=[_passage(1, "Texte.")])
+def test_what_the_turn_gathered_travels_as_the_text_it_renders_and_typed_beside_it() -> None:
+    gathered = Gathered(question="Q ?", language="fr", queries=["q"], evidence=[_passage(1, "Texte.")],
+                        missing=["prix"])  # fmt: skip
 
-    message = briefed_system("prompt", brief)
+    message = gathered_message(gathered)
 
-    assert message.content == "prompt"
-    assert read_brief([message, HumanMessage("x")]) == brief
-    assert read_brief([SystemMessage("prompt"), HumanMessage("x")]) is None
+    assert read_gathered([SystemMessage("prompt"), message]) == gathered
+    assert read_gathered([SystemMessage("prompt"), HumanMessage("Q ?")]) is None
+    for said in ("<question>Q ?</question>", "<queries_run>q</queries_run>", "[1]", "Texte.", "prix"):
+        assert said in message.text
 
 
-def test_the_mistral_and_openai_clients_do_not_send_the_brief() -> None:
+def test_the_mistral_and_openai_clients_send_the_text_of_what_was_gathered_and_not_its_artifact() -> None:
     from langchain_mistralai.chat_models import _convert_message_to_mistral_chat_message
     from langchain_openai.chat_models.base import _convert_message_to_dict
 
-    message = briefed_system("prompt", Brief(node="agent", question="secret question"))
+    message = gathered_message(Gathered(question="Q ?", evidence=[_passage(1, "Texte.")]))
 
-    assert "secret question" not in str(_convert_message_to_dict(message))
-    assert "secret question" not in str(_convert_message_to_mistral_chat_message(message))
+    assert _convert_message_to_dict(message) == {"role": "user", "content": message.text}
+    assert _convert_message_to_mistral_chat_message(message) == {"role": "user", "content": message.text}
+
+
+def test_the_role_is_read_from_the_tools_bound() -> None:
+    question = "Combien coûte le billet ?"
+    messages = _context(question, [_passage(1, "Le billet Château coûte 21 € en plein tarif.")])
+    model = OfflineChatModel()
+
+    routed = model.bind_tools(TOOLS).invoke([SystemMessage("prompt"), HumanMessage(question)])
+    verdict = model.with_structured_output(Critique).invoke(messages)
+    answer = model.invoke(messages)
+
+    assert isinstance(routed, AIMessage) and routed.tool_calls[0]["name"] == "search_knowledge_base"
+    assert isinstance(verdict, Critique) and verdict.sufficient
+    assert isinstance(answer, AIMessage) and "21 €" in answer.text and not answer.tool_calls
 
 
 # --- reading the evidence ---------------------------------------------------------------------
@@ -319,14 +338,11 @@ def test_tool_summaries_are_quoted_before_the_evidence() -> None:
 
 def test_gap_analysis_and_critique_name_the_part_the_evidence_does_not_answer() -> None:
     evidence = [_passage(1, "Le billet Château coûte 21 € en plein tarif.")]
-    brief = Brief(node="gap_analysis", question="Combien coûte le billet ? Où garer un camping-car ?",
-                  language="fr", evidence=evidence)  # fmt: skip
+    messages = _context("Combien coûte le billet ? Où garer un camping-car ?", evidence)
     model = OfflineChatModel()
 
-    gaps = model.with_structured_output(GapAnalysis).invoke([briefed_system("p", brief)])
-    critique = model.with_structured_output(Critique).invoke(
-        [briefed_system("p", brief.model_copy(update={"node": "self_critique"}))]
-    )
+    gaps = model.with_structured_output(GapAnalysis).invoke(messages)
+    critique = model.with_structured_output(Critique).invoke(messages)
 
     assert isinstance(gaps, GapAnalysis) and isinstance(critique, Critique)
     assert gaps.missing == ["Où garer un camping-car"] and gaps.follow_up_queries
@@ -335,8 +351,7 @@ def test_gap_analysis_and_critique_name_the_part_the_evidence_does_not_answer() 
 
 def test_stream_and_invoke_give_the_same_reply() -> None:
     evidence = [_passage(1, "Le billet Château coûte 21 € en plein tarif.")]
-    brief = Brief(node="synthesize", question="Combien coûte le billet ?", language="fr", evidence=evidence)
-    messages = [briefed_system("p", brief), HumanMessage("c")]
+    messages = _context("Combien coûte le billet ?", evidence)
     model = OfflineChatModel()
 
     streamed = "".join(str(chunk.content) for chunk in model.stream(messages))
@@ -348,8 +363,7 @@ def test_a_pause_between_streamed_words_spaces_the_chunks_and_changes_nothing_el
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     evidence = [_passage(1, "Le billet Château coûte 21 € en plein tarif.")]
-    brief = Brief(node="synthesize", question="Combien coûte le billet ?", language="fr", evidence=evidence)
-    messages = [briefed_system("p", brief), HumanMessage("c")]
+    messages = _context("Combien coûte le billet ?", evidence)
     pauses: list[float] = []
     monkeypatch.setattr("agents.offline.model.time.sleep", pauses.append)
 
@@ -399,7 +413,7 @@ def test_a_short_follow_up_of_a_forecast_changes_only_the_day() -> None:
     earlier_call = {"name": "get_weather", "args": args, "id": "w1", "type": "tool_call"}
     history = [HumanMessage("Va-t-il pleuvoir demain ?"), AIMessage("", tool_calls=[earlier_call])]
 
-    reply = _route(*history, AIMessage("Averses."), HumanMessage("Et dimanche ?"), language="fr")
+    reply = _route(*history, AIMessage("Averses."), HumanMessage("Et dimanche ?"))
 
     assert _calls(reply) == [("get_weather", {"date": "dimanche", "place": "Versailles", "language": "fr"})]
 
@@ -422,7 +436,7 @@ def test_weather_and_travel_for_another_place_are_not_asked_of_the_tools(message
 
 
 def test_small_talk_is_answered_without_tools_in_its_language() -> None:
-    reply = _route(HumanMessage("Merci beaucoup !"), language="fr")
+    reply = _route(HumanMessage("Merci beaucoup !"))
 
     assert not reply.tool_calls and reply.text.startswith("Avec plaisir")
 

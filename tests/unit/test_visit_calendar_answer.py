@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import SystemMessage
 
-from agents.brief import Brief, briefed_system
+from agents.gathered import Gathered, gathered_message
 from agents.offline import OfflineChatModel
-from agents.reading.request import KnowledgeBaseSlots, TurnRequest
 from rag.passage import Passage
 
 QUESTION = "Peut-on visiter le château le lundi 30 novembre ?"
@@ -18,17 +17,13 @@ HOURS = Passage(number=1, chunk_id="c1", title="Horaires", source="opening-hours
 
 
 def answer(question: str, day: dict[str, Any]) -> str:
-    request = TurnRequest(
-        message=question,
-        topics=["knowledge_base"],
-        knowledge_base=KnowledgeBaseSlots(subject=question, search=question),
-        language="fr",
-    )
     day = {"line": LINE.splitlines()[0], **day}
     result = {"tool": "get_visit_calendar", "status": "ok", "summary": LINE, "result": {"days": [day]}}
-    brief = Brief(node="synthesize", question=question, language="fr", evidence=[HOURS],
-                  tool_results=[result], request=request)  # fmt: skip
-    return OfflineChatModel().invoke([briefed_system("prompt", brief), HumanMessage("context")]).text
+    # the knowledge base was searched besides the calendar
+    gathered = Gathered(
+        question=question, language="fr", queries=[question], evidence=[HOURS], tool_results=[result]
+    )
+    return OfflineChatModel().invoke([SystemMessage("prompt"), gathered_message(gathered)]).text
 
 
 def test_a_day_the_calendar_settles_is_answered_by_its_line_alone() -> None:
