@@ -120,13 +120,18 @@ def make_settings(index_dir: Path, **overrides: Any) -> RagSettings:
     return RagSettings(_env_file=None, **values)
 
 
+def developer_variable(name: str) -> bool:
+    """Whether ``name`` is a setting of the developer's that no test may see (RAG_*, TOOLS_*, keys)."""
+    return name.startswith(("RAG_", "TOOLS_")) or name in {
+        "MISTRAL_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GOOGLE_MAPS_API_KEY"
+    }  # fmt: skip
+
+
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No RAG_*/TOOLS_* variable or ``.env`` of the developer leaks into a test."""
     for name in list(os.environ):
-        if name.startswith(("RAG_", "TOOLS_")) or name in {
-            "MISTRAL_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GOOGLE_MAPS_API_KEY"
-        }:  # fmt: skip
+        if developer_variable(name):
             monkeypatch.delenv(name)
     # Weather and travel tools never go online in tests unless a test builds them with a mock transport.
     monkeypatch.setenv("TOOLS_OFFLINE", "1")

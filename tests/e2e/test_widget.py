@@ -22,24 +22,21 @@ import pytest
 
 from agents.insights.store import Database, QuestionLog
 from app_ui.labels import Labels
-from rag.config import DEFAULT_CORPUS, RagSettings
-from rag.indexer import index_corpus
+from rag.config import RagSettings
 from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
-from tests.e2e import test_browser as browser_tests
+from tests.e2e.conftest import index_copy, index_env
 from tests.e2e.test_browser import (
     CHROMIUM_FLAGS,
     DESKTOP,
-    HOSTILE_GUIDE,
     PHONE,
     _assert_stayed_local,
     _screens,
+    _serious_violations,  # axe-core reads the widget's shadow root too
 )
 from tests.local_server import free_port, running_server
 from widget.labels import WIDGET_FILE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-chromium, axe = browser_tests.chromium, browser_tests.axe  # the same fixtures: Debian's chromium, axe-core
-_serious_violations = browser_tests._serious_violations  # axe-core reads the widget's shadow root too
 
 LANGGRAPH_CONFIG = REPO_ROOT / "langgraph.json"
 DEMO_PAGE = REPO_ROOT / "widget" / "demo" / "index.html"
@@ -55,10 +52,10 @@ def museum_origin() -> str:
 
 @pytest.fixture(scope="module")
 def assistant(
-    tmp_path_factory: pytest.TempPathFactory, local_embedder: Any, museum_origin: str
+    tmp_path_factory: pytest.TempPathFactory, hostile_index: RagSettings, museum_origin: str
 ) -> Iterator[dict[str, Any]]:
-    """``langgraph dev`` serving the visitor graph over the bundled corpus and a hostile guide, to
-    the museum's origin only."""
+    """``langgraph dev`` serving the visitor graph over the bundled corpus and a hostile guide
+    (conftest.py), to the museum's origin only."""
     langgraph = Path(sys.executable).with_name("langgraph")
     if not langgraph.exists() or not LANGGRAPH_CONFIG.exists():
         message = f"`langgraph dev` or {LANGGRAPH_CONFIG.name} is absent: run `make setup-dev`."
@@ -66,18 +63,11 @@ def assistant(
             pytest.fail(message)
         pytest.skip(message)
     tmp_path = tmp_path_factory.mktemp("assistant")
-    hostile = tmp_path / "hostile"
-    hostile.mkdir()
-    (hostile / "pavillon.md").write_text(HOSTILE_GUIDE, encoding="utf-8")
-    index_dir = tmp_path / "index"
-    index_corpus(
-        [DEFAULT_CORPUS, hostile], RagSettings(_env_file=None, index_dir=index_dir), embedder=local_embedder
-    )
     state = tmp_path / "state" / "threads.sqlite"
     env = {name: value for name, value in os.environ.items() if name not in PROVIDER_VARIABLES}
     env.update(
         PYTHONPATH=str(REPO_ROOT),
-        RAG_INDEX_DIR=str(index_dir),
+        **index_env(index_copy(hostile_index, tmp_path)),
         AGENT_PROVIDER="offline",
         AGENT_OFFLINE_WORD_SECONDS="0.005",  # streamed as a provider's answer
         TOOLS_OFFLINE="true",

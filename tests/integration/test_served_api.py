@@ -1,7 +1,8 @@
 """The agent served the LangGraph way, called with the official client (langgraph-sdk) as a web page
 would: against ``langgraph dev`` (``make api``) and against Aegra on a throwaway PostgreSQL cluster.
 
-Each server starts once for the module, with the offline model (no key) over the bundled corpus.
+Each server starts once for the module, with the offline model (no key) over the bundled corpus; both
+start at once.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import asyncio
 import secrets
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,7 @@ from langgraph_sdk.client import LangGraphClient
 from agents.config import AgentSettings
 from agents.insights.store import QuestionLog
 from tests.conftest import BundledIndex
+from tests.postgres_server import create_database
 from tests.serving_servers import aegra, langgraph_dev, offline_agent_env
 
 pytestmark = pytest.mark.slow
@@ -37,27 +41,73 @@ class Served:
         self.name, self.url, self.origin, self.questions = name, url, origin, questions
 
 
-@pytest.fixture(scope="module", params=["langgraph dev", "aegra"])
-def served(
+@pytest.fixture(scope="module")
+def servers(
     request: pytest.FixtureRequest,
     bundled_index: BundledIndex,
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Served]:
-    folder = tmp_path_factory.mktemp("served")
-    env = offline_agent_env(bundled_index, folder, AGENT_API_RATE_LIMIT=f"{RATE_LIMIT}/minute")
-    with (folder / "server.log").open("wb") as log:
-        if request.param == "langgraph dev":
-            settings = AgentSettings(_env_file=None, checkpoint_path=folder / "threads.sqlite")
-            with langgraph_dev({**env, "CORS_ALLOW_ORIGINS": PAGE_ORIGIN}, log) as url:
-                yield Served("langgraph dev", url, PAGE_ORIGIN, QuestionLog.for_settings(settings))
-            return
-        from tests.postgres_server import create_database
+) -> Iterator[dict[str, Served | str]]:
+    """Both servers, started at once, then each asked one question at once: a server's start and
+    its first answer (the embedder loaded, the agent's vocabularies compiled) each keep one core busy
+    for seconds.
 
-        database = create_database(request.getfixturevalue("postgres_server"))
-        env["AGENT_CHECKPOINT_URL"] = database  # the questions log beside Aegra's threads
-        settings = AgentSettings(_env_file=None, checkpoint_url=database)
-        with aegra(env, database, log) as url:
-            yield Served("aegra", url, AEGRA_ORIGIN, QuestionLog.for_settings(settings))
+    Aegra needs PostgreSQL: without it (never in CI) its entry is the reason its tests are skipped.
+    """
+    dev, production = tmp_path_factory.mktemp("langgraph-dev"), tmp_path_factory.mktemp("aegra")
+    env = {"AGENT_API_RATE_LIMIT": f"{RATE_LIMIT}/minute"}
+    dev_env = offline_agent_env(bundled_index, dev, CORS_ALLOW_ORIGINS=PAGE_ORIGIN, **env)
+    dev_questions = QuestionLog.for_settings(
+        AgentSettings(_env_file=None, checkpoint_path=dev / "threads.sqlite")
+    )
+    found: dict[str, Served | str] = {}
+    with ExitStack() as stack:
+        starting = {
+            "langgraph dev": langgraph_dev(dev_env, stack.enter_context((dev / "server.log").open("wb")))
+        }
+        try:
+            database = create_database(request.getfixturevalue("postgres_server"))
+        except pytest.skip.Exception as absent:
+            found["aegra"] = str(absent)
+        else:  # the questions log beside Aegra's threads
+            aegra_env = offline_agent_env(bundled_index, production, AGENT_CHECKPOINT_URL=database, **env)
+            aegra_output = stack.enter_context((production / "server.log").open("wb"))
+            starting["aegra"] = aegra(aegra_env, database, aegra_output)
+            aegra_questions = QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_url=database))
+        urls = enter_together(stack, starting)
+        found["langgraph dev"] = Served("langgraph dev", urls["langgraph dev"], PAGE_ORIGIN, dev_questions)
+        if "aegra" in urls:
+            found["aegra"] = Served("aegra", urls["aegra"], AEGRA_ORIGIN, aegra_questions)
+        asyncio.run(first_answers([server for server in found.values() if isinstance(server, Served)]))
+        yield found
+
+
+@pytest.fixture(scope="module", params=["langgraph dev", "aegra"])
+def served(request: pytest.FixtureRequest, servers: dict[str, Served | str]) -> Served:
+    server = servers[request.param]
+    if isinstance(server, str):
+        pytest.skip(server)
+    return server
+
+
+def enter_together(stack: ExitStack, managers: dict[str, AbstractContextManager[str]]) -> dict[str, str]:
+    """Enter ``managers`` in threads at once, each then left to ``stack``; their values by name."""
+    with ThreadPoolExecutor(len(managers)) as pool:
+        entering = {name: pool.submit(manager.__enter__) for name, manager in managers.items()}
+    for name, future in entering.items():
+        if future.exception() is None:
+            stack.push(managers[name].__exit__)
+    return {name: future.result() for name, future in entering.items()}
+
+
+async def first_answers(servers: list[Served]) -> None:
+    """One visitor question to each server, all at once."""
+
+    async def first_answer(served: Served) -> None:
+        client = visitor(served)
+        thread = await client.threads.create()
+        await client.runs.wait(thread["thread_id"], "visitor", input=ask("Quels sont les horaires ?"))
+
+    await asyncio.gather(*(first_answer(served) for served in servers))
 
 
 def token_header() -> dict[str, str]:

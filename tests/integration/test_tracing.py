@@ -1,8 +1,9 @@
 """LangSmith tracing is LangChain's own, switched on by its standard variables and off without them.
 
 Each case runs one agent turn in a fresh process (LangSmith reads its variables once per process)
-with ``LANGSMITH_ENDPOINT`` pointing at a local recorder, and with every socket connection to
-anything but 127.0.0.1 refused and reported.
+with ``LANGSMITH_ENDPOINT`` pointing at a local recorder of its own, and with every socket connection
+to anything but 127.0.0.1 refused and reported. The two processes run at once: each spends most of
+its time importing and warming up the agent, and together they keep both cores busy.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import pytest
 
 from rag.indexer import index_corpus
-from tests.conftest import REPO_ROOT, HashingEmbedder, make_settings
+from tests.conftest import REPO_ROOT, HashingEmbedder, developer_variable, make_settings, write_corpus
 
 TRACING_VARIABLES = [
     *(f"LANGSMITH_{name}" for name in ("TRACING", "API_KEY", "PROJECT", "ENDPOINT")),
@@ -45,12 +47,13 @@ answer = service.ask("Opening hours?", "traced-visitor")
 wait_for_all_tracers()
 print(json.dumps({"answer": answer.answer, "refused": refused}))
 """
+Received = list[tuple[str, str, bytes]]
 
 
 class Recorder(BaseHTTPRequestHandler):
     """A stand-in LangSmith API: records every request, answers 200 with an empty JSON object."""
 
-    received: ClassVar[list[tuple[str, str, bytes]]] = []
+    received: ClassVar[Received] = []
 
     def log_message(self, format: str, *args: object) -> None:
         return None
@@ -67,57 +70,84 @@ class Recorder(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PATCH = _answer
 
 
-@pytest.fixture
-def langsmith_endpoint() -> Iterator[tuple[str, list[tuple[str, str, bytes]]]]:
-    received: ClassVar[list[tuple[str, str, bytes]]] = []
+@contextmanager
+def langsmith_endpoint() -> Iterator[tuple[str, Received]]:
+    """A recorder on a free port: its URL and the requests it received."""
+    received: Received = []
     handler = type("Handler", (Recorder,), {"received": received})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", received
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", received
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
-def one_turn(tmp_path: Path, corpus: Path, tracing: dict[str, str]) -> dict[str, object]:
-    index_dir = tmp_path / "index"
-    if not index_dir.exists():
-        index_corpus([corpus], make_settings(index_dir), embedder=HashingEmbedder())
-    spec = {"index_dir": str(index_dir), "agent": {"checkpoint_path": str(tmp_path / "t.sqlite")}, "delay": 0}
-    env = {name: value for name, value in os.environ.items() if name not in TRACING_VARIABLES}
-    env.update(PYTHONPATH=str(REPO_ROOT), NO_PROXY="*", **tracing)
-    done = subprocess.run(
-        [sys.executable, "-c", ONE_TURN, json.dumps(spec)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+def start_turn(folder: Path, index_dir: Path, tracing: dict[str, str]) -> subprocess.Popen[str]:
+    """One turn in a fresh process whose environment holds no tracing variable but ``tracing``."""
+    folder.mkdir()
+    spec = {"index_dir": str(index_dir), "agent": {"checkpoint_path": str(folder / "t.sqlite")}, "delay": 0}
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in TRACING_VARIABLES and not developer_variable(name)
+    }
+    env.update(PYTHONPATH=str(REPO_ROOT), NO_PROXY="*", TOOLS_OFFLINE="1", **tracing)
+    command = [sys.executable, "-c", ONE_TURN, json.dumps(spec)]
+    return subprocess.Popen(
+        command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def test_without_the_variables_nothing_is_sent_anywhere(
-    tmp_path: Path, corpus: Path, langsmith_endpoint: tuple[str, list[tuple[str, str, bytes]]]
-) -> None:
-    url, received = langsmith_endpoint
+def finish_turn(process: subprocess.Popen[str]) -> dict[str, object]:
+    """What the turn's process printed last, once it exited cleanly."""
+    stdout, stderr = process.communicate(timeout=180)
+    assert process.returncode == 0, stderr[-2000:]
+    return dict(json.loads(stdout.strip().splitlines()[-1]))
 
-    outcome = one_turn(tmp_path, corpus, {"LANGSMITH_ENDPOINT": url})  # an endpoint alone enables nothing
+
+class Turn(NamedTuple):
+    """What one case's process printed, and what its recorder received."""
+
+    outcome: dict[str, object]
+    received: Received
+
+
+@pytest.fixture(scope="module")
+def turns(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Turn]:
+    """The turn of each case: ``silent`` has an endpoint alone, ``traced`` the standard variables."""
+    folder = tmp_path_factory.mktemp("tracing")
+    index_dir = folder / "index"
+    index_corpus([write_corpus(folder / "corpus")], make_settings(index_dir), embedder=HashingEmbedder())
+    with langsmith_endpoint() as (silent_url, silent), langsmith_endpoint() as (traced_url, traced):
+        tracing = {"LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "lsv2-test-key",
+                   "LANGSMITH_PROJECT": "versailles-assistant-test",
+                   "LANGSMITH_ENDPOINT": traced_url}  # fmt: skip
+        running = {
+            "silent": (start_turn(folder / "silent", index_dir, {"LANGSMITH_ENDPOINT": silent_url}), silent),
+            "traced": (start_turn(folder / "traced", index_dir, tracing), traced),
+        }
+        try:
+            return {
+                name: Turn(finish_turn(process), received) for name, (process, received) in running.items()
+            }
+        finally:
+            for process, _ in running.values():
+                process.kill()  # a no-op once it has exited
+
+
+def test_without_the_variables_nothing_is_sent_anywhere(turns: dict[str, Turn]) -> None:
+    outcome, received = turns["silent"]  # an endpoint alone enables nothing
 
     assert str(outcome["answer"]).startswith("Reply to Opening hours?")
     assert received == []
     assert outcome["refused"] == []
 
 
-def test_the_standard_variables_send_the_turn_to_langsmith(
-    tmp_path: Path, corpus: Path, langsmith_endpoint: tuple[str, list[tuple[str, str, bytes]]]
-) -> None:
-    url, received = langsmith_endpoint
-    tracing = {"LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "lsv2-test-key",
-               "LANGSMITH_PROJECT": "versailles-assistant-test", "LANGSMITH_ENDPOINT": url}  # fmt: skip
-
-    outcome = one_turn(tmp_path, corpus, tracing)
+def test_the_standard_variables_send_the_turn_to_langsmith(turns: dict[str, Turn]) -> None:
+    outcome, received = turns["traced"]
 
     assert outcome["refused"] == []
     posted = b"".join(body for method, _, body in received if method in {"POST", "PATCH"})

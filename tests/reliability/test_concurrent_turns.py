@@ -3,15 +3,18 @@
 LangGraph checkpoints are last-write-wins, so without the turn locks two writers on one thread lose
 about half the turns. Each scenario runs 2 writers x 6 turns on one thread id, for the SQLite file
 and for PostgreSQL, then reads the thread back: 12 questions, each answered after exactly the
-questions before it.
+questions before it. The two processes are started once and answer the scenario of each store in
+turn, each on a service it builds afresh.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -81,36 +84,61 @@ def test_two_threads_of_one_process_keep_all_twelve_turns(index_dir: Path, store
     service.close()
 
 
-def test_two_processes_keep_all_twelve_turns(index_dir: Path, store: dict[str, Any]) -> None:
-    workers = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tests.reliability.turn_worker",
-                json.dumps(spec(index_dir, store, label)),
-            ],
-            cwd=REPO_ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for label in "AB"
-    ]
-    try:
-        for worker in workers:
-            assert worker.stdout is not None and worker.stdout.readline().strip() == "ready"
-        for worker in workers:  # both start their six turns together
-            assert worker.stdin is not None
-            worker.stdin.write("go\n")
-            worker.stdin.flush()
-        outputs = [worker.communicate(timeout=180)[0] for worker in workers]
-    finally:
-        for worker in workers:
-            worker.kill()
+class Worker:
+    """One app process (``tests.reliability.turn_worker``) and the lines it printed, read as they come."""
 
-    assert [worker.returncode for worker in workers] == [0, 0]
-    outcomes = [json.loads(line) for output in outputs for line in output.splitlines()]
+    def __init__(self) -> None:
+        command = [sys.executable, "-m", "tests.reliability.turn_worker"]
+        self.process = subprocess.Popen(
+            command, cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)  # the process closed its output: it has ended
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def read(self, timeout: float = 180) -> str:
+        line = self.lines.get(timeout=timeout)
+        assert line is not None, f"the worker ended with code {self.process.wait()}"
+        return line
+
+
+@pytest.fixture(scope="module")
+def workers() -> Iterator[list[Worker]]:
+    """Two app processes for the module's scenarios; each must end cleanly once its input is closed."""
+    started = [Worker(), Worker()]
+    try:
+        yield started
+        for worker in started:
+            assert worker.process.stdin is not None
+            worker.process.stdin.close()
+        assert [worker.process.wait(timeout=60) for worker in started] == [0, 0]
+    finally:
+        for worker in started:
+            worker.process.kill()  # a no-op once it has exited
+
+
+def test_two_processes_keep_all_twelve_turns(
+    workers: list[Worker], index_dir: Path, store: dict[str, Any]
+) -> None:
+    for worker, label in zip(workers, "AB", strict=True):
+        worker.send(json.dumps(spec(index_dir, store, label)))
+    assert [worker.read() for worker in workers] == ["ready", "ready"]
+    for worker in workers:  # both start their six turns together
+        worker.send("go")
+    outputs = [[worker.read() for _ in range(TURNS + 1)] for worker in workers]
+
+    assert [output[-1] for output in outputs] == ["done", "done"]  # each closed its service cleanly
+    outcomes = [json.loads(line) for output in outputs for line in output[:-1]]
     assert len(outcomes) == 2 * TURNS and all("answer" in outcome for outcome in outcomes)
     reader = build_service(spec(index_dir, store, "reader"))
     assert_all_twelve_kept(reader)

@@ -1,8 +1,10 @@
-"""One app process for the concurrency tests: ``python -m tests.reliability.turn_worker SPEC_JSON``.
+"""One app process for the concurrency tests: ``python -m tests.reliability.turn_worker``.
 
-It builds an :class:`AgentService` over the test index with a slow echo model, prints ``ready``,
-waits for ``go`` on stdin (so both processes start their turns together), asks its turns on the
-thread one after the other and prints one JSON line per turn: the answer or the error.
+For each scenario it reads on stdin (a spec in one JSON line), it builds an :class:`AgentService`
+over the test index with a slow echo model, prints ``ready``, waits for ``go`` (so both processes
+start their turns together), asks its turns on the thread one after the other, prints one JSON line
+per turn (the answer or the error), closes the service and prints ``done``. One process serves a
+module's scenarios: starting one costs about 20 s of imports and first-turn warm-up.
 """
 
 from __future__ import annotations
@@ -56,17 +58,25 @@ def build_service(spec: dict[str, Any]) -> AgentService:
     return AgentService(settings, retriever=retriever, llm=SlowEchoModel(delay=spec.get("delay", 0.1)))
 
 
-def main() -> int:
-    spec = json.loads(sys.argv[1])
+def answer_scenario(spec: dict[str, Any]) -> bool:
+    """Ask the scenario's turns once ``go`` arrives; False if something else did."""
     service = build_service(spec)
     print("ready", flush=True)
     if sys.stdin.readline().strip() != "go":
-        return 1
+        return False
     for number in range(1, spec["turns"] + 1):
         result = service.ask(f"{spec['label']}{number}", spec["thread"])
         outcome = {"answer": result.answer} if isinstance(result, FinalAnswer) else {"error": result.message}
         print(json.dumps(outcome), flush=True)
     service.close()
+    print("done", flush=True)
+    return True
+
+
+def main() -> int:
+    for line in iter(sys.stdin.readline, ""):  # until stdin is closed
+        if not answer_scenario(json.loads(line)):
+            return 1
     return 0
 
 
