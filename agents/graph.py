@@ -34,10 +34,16 @@ def tool_error_message(error: Exception) -> str:
     return "Error: the tool failed. Try another query or another tool."
 
 
-def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = None) -> Any:
+def build_graph(
+    deps: AgentDeps, checkpointer: Any = None, record_turn: Any = None, on_failure: Any = None
+) -> Any:
     """Compile the agent graph for ``deps``; with a checkpointer, threads persist. ``record_turn``
-    (a node, the served graph's) ends every turn; without it the caller logs the turn itself."""
+    (a node, the served graph's) ends every turn; without it the caller logs the turn itself.
+    ``on_failure`` (the served graph's) closes a turn whose node raised; without it the error
+    reaches the caller."""
     graph = StateGraph(AgentState)
+    if on_failure is not None:
+        graph.set_node_defaults(error_handler=on_failure)
     graph.add_node("prepare", make_prepare(deps))
     graph.add_node("agent", make_agent(deps))
     graph.add_node("tools", ToolNode(deps.tools, handle_tool_errors=tool_error_message))

@@ -15,6 +15,7 @@ import base64
 import hashlib
 import json
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -34,6 +35,7 @@ Feedback = Literal["helpful", "not_helpful"]
 MAX_COMMENT_CHARS = 500
 DAY_SECONDS = 86_400.0
 SCHEMA_LOCK_KEY = 0x7669_7369_746F_7202  # PostgreSQL: one process creates the tables at a time
+POOL_SIZE = 4  # pooled PostgreSQL connections: a turn's write holds one for a few milliseconds
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS visitor_questions (
@@ -106,12 +108,24 @@ class LoggedQuestion:
 
 
 class Database:
-    """Short connections to the SQLite file or to PostgreSQL; SQL written with ``?`` placeholders."""
+    """Connections to the SQLite file or to PostgreSQL; SQL written with ``?`` placeholders.
+
+    Each transaction opens a short connection, except with ``pooled`` on PostgreSQL: a long-lived
+    process that writes every turn (the served graph) keeps a few open, as a new connection costs
+    about 10 ms there, more on a busy machine.
+    """
 
     def __init__(
-        self, sqlite_path: Path | None = None, postgres_url: str | None = None, timeout: float = 10.0
+        self,
+        sqlite_path: Path | None = None,
+        postgres_url: str | None = None,
+        timeout: float = 10.0,
+        pooled: bool = False,
     ):
         self.sqlite_path, self.postgres_url, self.timeout = sqlite_path, postgres_url, timeout
+        self.pooled = pooled
+        self._pool: Any = None
+        self._pool_lock = threading.Lock()
 
     @property
     def is_postgres(self) -> bool:
@@ -121,12 +135,7 @@ class Database:
     def cursor(self) -> Iterator[Any]:
         """A cursor in one transaction, committed on success."""
         if self.postgres_url is not None:
-            import psycopg
-
-            with (
-                psycopg.connect(self.postgres_url, connect_timeout=max(2, round(self.timeout))) as connection,
-                connection.cursor() as cursor,
-            ):
+            with self._postgres() as connection, connection.cursor() as cursor:
                 yield cursor
             return
         assert self.sqlite_path is not None
@@ -137,6 +146,32 @@ class Database:
                 yield database.cursor()
         finally:
             database.close()
+
+    def _postgres(self) -> Any:
+        """A connection whose block commits on success and rolls back on an error."""
+        import psycopg
+
+        assert self.postgres_url is not None
+        connect_timeout = max(2, round(self.timeout))  # libpq wants whole seconds
+        if not self.pooled:
+            return psycopg.connect(self.postgres_url, connect_timeout=connect_timeout)
+        with self._pool_lock:
+            if self._pool is None:
+                from psycopg_pool import ConnectionPool
+
+                # No minimum: nothing retries in the background while the server is away.
+                self._pool = ConnectionPool(
+                    self.postgres_url, min_size=0, max_size=POOL_SIZE, timeout=self.timeout,
+                    kwargs={"connect_timeout": connect_timeout}, name="questions-log", open=True,
+                )  # fmt: skip
+        return self._pool.connection()
+
+    def close(self) -> None:
+        """Close the pooled connections, if any (short connections need nothing)."""
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
 
     def sql(self, statement: str) -> str:
         return statement.replace("?", "%s") if self.is_postgres else statement
@@ -151,14 +186,16 @@ class QuestionLog:
         self._ready = False
 
     @classmethod
-    def for_settings(cls, settings: AgentSettings) -> QuestionLog:
+    def for_settings(cls, settings: AgentSettings, pooled: bool = False) -> QuestionLog:
         """The log in the conversations' database: PostgreSQL when configured, else beside the
-        checkpoints' SQLite file (the same file: one place to back up, one to delete)."""
+        checkpoints' SQLite file (the same file: one place to back up, one to delete). ``pooled``:
+        see :class:`Database`."""
         url = settings.checkpoint_url.get_secret_value() if settings.checkpoint_url else None
         database = Database(
             sqlite_path=None if url else settings.checkpoint_path,
             postgres_url=url,
             timeout=settings.checkpoint_timeout_seconds,
+            pooled=pooled,
         )
         return cls(database, settings.questions_retention_days)
 
@@ -182,7 +219,8 @@ class QuestionLog:
         self._ready = True
 
     def record(self, turn: LoggedQuestion) -> str:
-        """Store one turn (its texts masked here, whatever the caller did) and drop expired rows."""
+        """Store one turn (its texts masked here, whatever the caller did) and drop expired rows, in
+        one transaction."""
         self.ensure_schema()
         _clean(turn)
         with self.database.cursor() as cursor:
@@ -192,7 +230,7 @@ class QuestionLog:
                 ),
                 _row(turn),
             )
-        self.prune()
+            self._prune(cursor, time.time())
         return turn.id
 
     def record_many(self, turns: Sequence[LoggedQuestion]) -> None:
@@ -226,10 +264,13 @@ class QuestionLog:
     def prune(self, now: float | None = None) -> int:
         """Delete rows older than the retention, and the embeddings no remaining row needs."""
         self.ensure_schema()
-        cutoff = (now or time.time()) - self.retention_days * DAY_SECONDS
         with self.database.cursor() as cursor:
-            cursor.execute(self.database.sql("DELETE FROM visitor_questions WHERE asked_at < ?"), (cutoff,))
-            return _with_orphans_removed(cursor)
+            return self._prune(cursor, now or time.time())
+
+    def _prune(self, cursor: Any, now: float) -> int:
+        cutoff = now - self.retention_days * DAY_SECONDS
+        cursor.execute(self.database.sql("DELETE FROM visitor_questions WHERE asked_at < ?"), (cutoff,))
+        return _with_orphans_removed(cursor)
 
     def forget_thread(self, thread_id: str) -> int:
         """Delete every row of one conversation (feedback included) and the embeddings only it

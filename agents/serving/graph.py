@@ -1,6 +1,13 @@
 """The graph ``langgraph.json`` and ``aegra.json`` serve as ``visitor``: the app's graph, tools and model
 built from the same settings (:mod:`agents.assembly`), ending with the questions log, and without a
-checkpointer: the server keeps the threads (in memory for ``langgraph dev``, in PostgreSQL for Aegra)."""
+checkpointer: the server keeps the threads (in memory for ``langgraph dev``, in PostgreSQL for Aegra).
+
+A served turn is saved once, when it ends (LangGraph's ``durability="exit"``), as the visitor page keeps
+only a thread's latest checkpoint: Aegra would otherwise write a checkpoint and its pending writes to
+PostgreSQL after each of the turn's ten steps (about 20 writes per turn), and keep them all. A turn that
+fails is saved too, where it stopped. ``langgraph dev`` takes the durability from each run request
+(``"async"`` unless the client asks), which costs nothing measurable in memory.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +16,14 @@ import threading
 from functools import cache, partial
 from typing import Any
 
+from langgraph._internal._constants import CONFIG_KEY_DURABILITY
+
 from agents.assembly import build_parts
 from agents.config import AgentSettings
 from agents.graph import build_graph
 from agents.insights.recording import record_turn
 from agents.insights.store import QuestionLog
+from agents.nodes.failed_turn import close_failed_turn
 from agents.nodes.record import RecordTurn, make_record
 
 
@@ -24,16 +34,21 @@ def question_recorder(settings: AgentSettings) -> RecordTurn | None:
         return None
     url = settings.checkpoint_url
     return partial(
-        record_turn, QuestionLog.for_settings(settings), secret_url=url.get_secret_value() if url else None
+        record_turn,
+        QuestionLog.for_settings(settings, pooled=True),  # connections kept: a write per turn
+        secret_url=url.get_secret_value() if url else None,
     )
 
 
 def served_graph(settings: AgentSettings) -> Any:
-    """The compiled graph for ``settings``; persistence is the server's."""
+    """The compiled graph for ``settings``; persistence is the server's, once per turn."""
     parts = build_parts(settings)
     recorder = question_recorder(settings)
     record = make_record(recorder, parts.model_name) if recorder is not None else None
-    return build_graph(parts.deps, checkpointer=None, record_turn=record)
+    graph = build_graph(parts.deps, checkpointer=None, record_turn=record, on_failure=close_failed_turn)
+    # LangGraph reads a run's default durability from this key (it has no public setting on a compiled
+    # graph); a durability passed to the run, as langgraph dev does, wins over it.
+    return graph.with_config(configurable={CONFIG_KEY_DURABILITY: "exit"})
 
 
 _building = threading.Lock()

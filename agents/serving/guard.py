@@ -1,10 +1,18 @@
 """The served API's front door, the same on ``langgraph dev`` and Aegra (their ``http.app``): a rate
-limit per visitor, runs only on a thread the caller owns, and questions the visitor page would accept.
+limit per visitor, runs only on a thread the caller owns, one question at a time per thread, and
+questions the visitor page would accept.
 
 The servers' own authorization handlers (:mod:`agents.serving.auth`) filter threads by owner, but
 aegra-api 0.6.0 does not call them when a run is streamed or awaited (``/runs/stream``, ``/runs/wait``):
 this middleware asks the server itself, with the caller's credentials, whether the thread is theirs
 before a run starts, so the rule holds whichever server runs.
+
+A question on a thread still answering another is refused (409), never run beside it (two runs on one
+thread would each save a history without the other's turn) nor in its place: every run is sent with
+the Agent Protocol's ``multitask_strategy="reject"``, which ``langgraph dev`` enforces atomically.
+aegra-api 0.6.0 ignores that field (``aegra_api/api/runs.py`` starts every run at once), so the guard
+also refuses a run when the thread the server shows is ``busy``; two runs sent within the few
+milliseconds before Aegra marks the thread busy can still both start there.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ THREAD_RUN = re.compile(r"^/threads/(?P<thread_id>[^/]+)/runs(?:/stream|/wait)?/
 STATELESS_RUN = re.compile(r"^/runs(?:/.*)?$")
 UNCOUNTED = frozenset({"/ok", "/health", "/info"})  # health probes of the proxy and the tests
 MAX_BODY_BYTES = 64 * 1024
+BUSY = "A question is still being answered in this conversation: wait for its answer, then ask again."
 
 
 @cache
@@ -61,14 +70,14 @@ class VisitorGuard:
             await self.app(scope, receive, send)
             return
         try:
-            receive = await self._admit(scope, receive)
+            scope, receive = await self._admit(scope, receive)
         except VisitorRefused as refused:
             await _answer(send, refused.status, refused.message)
             return
         await self.app(scope, receive, send)
 
-    async def _admit(self, scope: Scope, receive: Receive) -> Receive:
-        """Check one request; the body, when read, is handed on unchanged."""
+    async def _admit(self, scope: Scope, receive: Receive) -> tuple[Scope, Receive]:
+        """Check one request; a run's body is handed on with ``multitask_strategy="reject"``."""
         headers = dict(scope.get("headers") or [])
         try:
             client = visitor_identity(header(headers, "authorization"))
@@ -80,20 +89,28 @@ class VisitorGuard:
             raise VisitorRefused(403, "Runs need a thread: create one, then run on it.")
         run = THREAD_RUN.match(path)
         if method != "POST" or run is None:
-            return receive
+            return scope, receive
         body = await _read_body(receive)
         try:
             payload = json.loads(body or b"{}")
         except ValueError:
             raise VisitorRefused(422, "The request body is not JSON.") from None
-        check_question(payload.get("input") if isinstance(payload, dict) else None)
-        if not await self._owns(scope, run["thread_id"]):
+        if not isinstance(payload, dict):
+            raise VisitorRefused(422, "The request body is not a JSON object.")
+        check_question(payload.get("input"))
+        thread = await self._thread(scope, run["thread_id"])
+        if thread is None:
             raise VisitorRefused(404, "This conversation does not exist: start a new one.")
-        return _replay(body, receive)
+        if thread.get("status") == "busy":
+            raise VisitorRefused(409, BUSY)
+        body = json.dumps({**payload, "multitask_strategy": "reject"}).encode()
+        return _with_length(scope, len(body)), _replay(body, receive)
 
-    async def _owns(self, scope: Scope, thread_id: str) -> bool:
-        """Whether the server shows the caller this thread (its read rule filters on the owner)."""
+    async def _thread(self, scope: Scope, thread_id: str) -> dict[str, Any] | None:
+        """The thread as the server shows it to the caller (its read rule filters on the owner), or
+        None when it does not."""
         status: dict[str, int] = {}
+        chunks: list[bytes] = []
         probe: dict[str, Any] = {
             **scope, "method": "GET", "path": f"/threads/{thread_id}", "raw_path": None, "query_string": b"",
             "headers": [(k, v) for k, v in scope.get("headers") or [] if k.lower() != b"content-length"],
@@ -102,12 +119,26 @@ class VisitorGuard:
         async def nothing() -> Message:
             return {"type": "http.request", "body": b"", "more_body": False}
 
-        async def keep_status(message: Message) -> None:
+        async def keep(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
 
-        await self.app(probe, nothing, keep_status)
-        return status.get("code") == 200
+        await self.app(probe, nothing, keep)
+        if status.get("code") != 200:
+            return None
+        try:
+            thread = json.loads(b"".join(chunks))
+        except ValueError:
+            return None
+        return thread if isinstance(thread, dict) else None
+
+
+def _with_length(scope: Scope, length: int) -> Scope:
+    """``scope`` with its ``content-length`` header set to ``length`` (the body was rewritten)."""
+    headers = [(k, v) for k, v in scope.get("headers") or [] if k.lower() != b"content-length"]
+    return {**scope, "headers": [*headers, (b"content-length", str(length).encode())]}
 
 
 def _replay(body: bytes, then: Receive) -> Receive:

@@ -16,7 +16,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from agents.deps import AgentDeps
 from agents.gathered import GatheredMessage
 from agents.graph import build_graph
+from agents.nodes.failed_turn import close_failed_turn
 from agents.schemas import Critique, GapAnalysis
+from agents.thread_rules import FAILED_TURN_KEY, FAILED_TURN_NOTE
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from rag.passage import Passage
 from tests.conftest import HashingEmbedder
@@ -82,7 +84,9 @@ class Harness:
         return dict(self.graph.invoke({"messages": [HumanMessage(text)]}, config))
 
 
-def build(script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None) -> Harness:
+def build(
+    script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None, on_failure: Any = None
+) -> Harness:
     """The graph over a scripted model, the fake knowledge base and the weather and travel tools."""
     llm = ScriptedChatModel(script=script)
     searcher = QuerySearcher()
@@ -93,7 +97,7 @@ def build(script: list[Any], weather: BaseTool = get_weather, checkpointer: Any 
         embed=HashingEmbedder().embed_documents,
         max_rounds=MAX_ROUNDS,
     )
-    return Harness(llm, searcher, build_graph(deps, checkpointer=checkpointer))
+    return Harness(llm, searcher, build_graph(deps, checkpointer=checkpointer, on_failure=on_failure))
 
 
 def calls_to(name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> AIMessage:
@@ -350,6 +354,22 @@ def test_a_short_follow_up_uses_the_thread_memory() -> None:
     assert "The palace opens at nine [1]." in seen
     assert seen[-1] == "and for children?"
     assert state["question"] == "and for children? (What are the opening hours of the palace)"
+
+
+def test_a_served_turn_whose_node_fails_is_closed_with_a_note_and_the_next_one_answers() -> None:
+    harness = build([], checkpointer=InMemorySaver(), on_failure=close_failed_turn)  # the model raises
+    question = "What are the opening hours of the palace?"
+
+    failed = harness.ask(question)
+    harness.llm.script.extend(
+        [calls_to("search_knowledge_base", query="horaires"), GapAnalysis(answered=["hours"]), "At nine [1]."]
+    )
+    answered = harness.ask(question)
+
+    assert failed["messages"][-1].response_metadata.get(FAILED_TURN_KEY) is True
+    assert failed["reply"].text == "" and failed["turn_id"] == ""
+    assert contents(harness.llm.calls[1]) == [question, FAILED_TURN_NOTE, question]  # the next turn's history
+    assert answered["reply"].text == "At nine [1]."
 
 
 def test_each_turn_starts_with_fresh_turn_fields() -> None:

@@ -23,6 +23,7 @@ from langgraph_sdk.client import LangGraphClient
 
 from agents.config import AgentSettings
 from agents.insights.store import QuestionLog
+from agents.service import MAX_QUESTION_CHARS
 from tests.conftest import BundledIndex
 from tests.postgres_server import create_database
 from tests.serving_servers import aegra, langgraph_dev, offline_agent_env
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.slow
 PAGE_ORIGIN = "http://127.0.0.1:8080"  # the museum page of the tests (langgraph dev's CORS_ALLOW_ORIGINS)
 AEGRA_ORIGIN = "https://www.example-museum.org"  # the origin aegra.json ships with
 RATE_LIMIT = 40  # requests per visitor and minute: more than a test makes with one token
+PASSEPORT = "Combien coûte le billet Passeport ?"
 
 
 class Served:
@@ -138,16 +140,17 @@ async def streamed_turn(client: LangGraphClient, thread_id: str, question: str) 
 
 
 def test_a_visitor_streams_an_answer_with_sources_then_asks_a_follow_up(served: Served) -> None:
-    async def conversation() -> tuple[str, list[tuple[int, dict[str, Any]]]]:
+    async def conversation() -> tuple[str, list[tuple[int, dict[str, Any]]], int]:
         client = visitor(served)
         thread = await client.threads.create()
-        first = await streamed_turn(client, thread["thread_id"], "Combien coûte le billet Passeport ?")
+        first = await streamed_turn(client, thread["thread_id"], PASSEPORT)
         second = await streamed_turn(
             client, thread["thread_id"], "Les chiens sont-ils admis dans les jardins ?"
         )
-        return thread["thread_id"], [first, second]
+        checkpoints = len(await client.threads.get_history(thread["thread_id"], limit=100))
+        return thread["thread_id"], [first, second], checkpoints
 
-    thread_id, turns = asyncio.run(conversation())
+    thread_id, turns, checkpoints = asyncio.run(conversation())
 
     (tokens, first), (_, second) = turns
     assert tokens > 0  # the answer arrived as a stream, not in one piece
@@ -163,6 +166,25 @@ def test_a_visitor_streams_an_answer_with_sources_then_asks_a_follow_up(served: 
     assert second["turn_id"] and second["turn_id"] != first["turn_id"]
     logged = served.questions.thread_turns(thread_id)
     assert [turn.id for turn in logged] == [first["turn_id"], second["turn_id"]]  # once each, in order
+    if served.name == "aegra":  # a turn is saved when it ends (langgraph dev: as the request asks)
+        assert checkpoints == 2
+
+
+def test_a_second_question_on_a_busy_thread_is_refused_and_the_first_is_answered(served: Served) -> None:
+    async def two_questions() -> tuple[str, int, dict[str, Any]]:
+        client = visitor(served)
+        thread_id = (await client.threads.create())["thread_id"]
+        first = await client.runs.create(thread_id, "visitor", input=ask(PASSEPORT))
+        second = await _status(_drain(client.runs.stream(thread_id, "visitor", input=ask("Et un enfant ?"))))
+        await client.runs.join(thread_id, first["run_id"])
+        return thread_id, second, (await client.threads.get_state(thread_id))["values"]
+
+    thread_id, second, values = asyncio.run(two_questions())
+
+    assert second == 409  # the widget tells the visitor to wait
+    assert [m["content"] for m in values["messages"] if m["type"] == "human"] == [PASSEPORT]
+    assert "32 €" in values["reply"]["text"]
+    assert [turn.id for turn in served.questions.thread_turns(thread_id)] == [values["turn_id"]]
 
 
 def test_the_questions_log_masks_what_the_visitor_wrote(served: Served) -> None:
@@ -234,19 +256,24 @@ def test_a_request_without_a_visitor_token_is_refused(served: Served) -> None:
     assert "visitor token" in response.text
 
 
-def test_a_blank_question_is_refused_in_a_sentence(served: Served) -> None:
+@pytest.mark.parametrize(
+    ("question", "sentence"), [(" \u200b ", "empty"), ("?" * (MAX_QUESTION_CHARS + 1), "too long")]
+)
+def test_a_question_the_visitor_page_refuses_is_refused_in_a_sentence(
+    served: Served, question: str, sentence: str
+) -> None:
     async def attempt() -> httpx.Response:
         headers = token_header()
         thread = await visitor(served, headers).threads.create()
         async with httpx.AsyncClient(base_url=served.url, headers=headers) as http:
             return await http.post(
                 f"/threads/{thread['thread_id']}/runs/wait",
-                json={"assistant_id": "visitor", "input": ask(" \u200b ")},
+                json={"assistant_id": "visitor", "input": ask(question)},
             )
 
     response = asyncio.run(attempt())
 
-    assert response.status_code == 422 and "empty" in response.json()["detail"]
+    assert response.status_code == 422 and sentence in response.json()["detail"]
 
 
 def test_only_the_operators_origins_may_call_it_from_a_page(served: Served) -> None:
