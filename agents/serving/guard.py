@@ -33,6 +33,7 @@ THREAD_RUN = re.compile(r"^/threads/(?P<thread_id>[^/]+)/runs(?:/stream|/wait)?/
 STATELESS_RUN = re.compile(r"^/runs(?:/.*)?$")
 UNCOUNTED = frozenset({"/ok", "/health", "/info"})  # health probes of the proxy and the tests
 MAX_BODY_BYTES = 64 * 1024
+PROBE_DROPPED = frozenset({b"content-length", b"accept-encoding"})  # the probe's body is read as JSON
 BUSY = "A question is still being answered in this conversation: wait for its answer, then ask again."
 
 
@@ -113,7 +114,7 @@ class VisitorGuard:
         chunks: list[bytes] = []
         probe: dict[str, Any] = {
             **scope, "method": "GET", "path": f"/threads/{thread_id}", "raw_path": None, "query_string": b"",
-            "headers": [(k, v) for k, v in scope.get("headers") or [] if k.lower() != b"content-length"],
+            "headers": [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in PROBE_DROPPED],
         }  # fmt: skip
 
         async def nothing() -> Message:
