@@ -1,4 +1,4 @@
-"""What the browser tests share: Debian's chromium, axe-core, the index they serve and the app.
+"""What the browser tests share: one chromium, axe-core, the index they serve and the app.
 
 The index (the bundled corpus and a guide written to leak) is the session's bundled index copied,
 with the guide added: one chunk to embed instead of the whole corpus. Each server reads its own copy.
@@ -11,7 +11,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -20,7 +20,21 @@ from rag.indexer import index_corpus
 from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT, BundledIndex
 from tests.local_server import free_port, running_server
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
 AXE = REPO_ROOT / "tests" / "e2e" / "node_modules" / "axe-core" / "axe.min.js"
 LEAK = "https://attacker.example/leak.png"
 # A guide written to leak: an image by reference, an inline image, a data: link and raw HTML.
@@ -33,15 +47,24 @@ Le pavillon des essais ouvre de 10 h à 17 h ![logo][img] et se visite librement
 """
 
 
-@pytest.fixture
-def chromium() -> Path:
-    """Debian's chromium; CI must have it (``.ci/run`` installs it), elsewhere the test is skipped."""
+@pytest.fixture(scope="package")
+def chromium() -> Iterator[Browser]:
+    """Debian's chromium driven by Playwright, started once for the browser tests: each test opens
+    a context of its own (cookies, storage and cache apart), a visitor new to the site. CI must have
+    it (``.ci/run`` installs it), elsewhere the tests are skipped."""
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is absent: install it with `apt-get install -y chromium`."
         if os.environ.get("CI"):
             pytest.fail(message + " CI installs it in .ci/run.")
         pytest.skip(message)
-    return CHROMIUM
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.fixture

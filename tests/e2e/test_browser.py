@@ -15,26 +15,18 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import pytest
 
 from app_ui.labels import Labels
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-]
 ANSWER_TIMEOUT_MS = 60_000
 FILE_PATH = re.compile(r"\b[\w-]+/[\w./ -]+\.(?:md|jsonl|txt)\b")
 PHONE = {"width": 390, "height": 844}
@@ -96,7 +88,7 @@ def _screens(tmp_path: Path) -> Path:
 
 
 def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources_and_the_page_passes_axe(
-    chromium: Path, axe: Path, app_url: str, tmp_path: Path
+    chromium: Browser, axe: Path, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -144,7 +136,7 @@ def test_a_japanese_visitor_on_a_phone_sees_only_japanese_and_clean_sources_and_
 
 
 def test_a_french_visitor_on_a_desktop_passes_axe_then_a_hostile_passage(
-    chromium: Path, axe: Path, app_url: str, tmp_path: Path
+    chromium: Browser, axe: Path, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -186,7 +178,9 @@ RECORD_STREAM = """() => {
 CITED = re.compile(r"\[(\d+)\]")
 
 
-def test_the_citation_numbers_shown_while_streaming_are_the_final_ones(chromium: Path, app_url: str) -> None:
+def test_the_citation_numbers_shown_while_streaming_are_the_final_ones(
+    chromium: Browser, app_url: str
+) -> None:
     from playwright.sync_api import expect
 
     with _browser_page(chromium, viewport=DESKTOP, locale="en-GB") as page:
@@ -205,7 +199,7 @@ def test_the_citation_numbers_shown_while_streaming_are_the_final_ones(chromium:
 
 
 def test_a_weather_question_after_a_travel_question_gets_a_weather_answer(
-    chromium: Path, app_url: str
+    chromium: Browser, app_url: str
 ) -> None:
     with _browser_page(chromium, viewport=PHONE, locale="fr-FR") as page:
         page.goto(app_url)
@@ -220,7 +214,7 @@ def test_a_weather_question_after_a_travel_question_gets_a_weather_answer(
 
 
 def test_a_question_the_knowledge_base_does_not_answer_is_declined_with_related_passages(
-    chromium: Path, app_url: str, tmp_path: Path
+    chromium: Browser, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -261,7 +255,7 @@ def _answer(page: Any, question: str, turn: int) -> str:
 
 
 def test_an_operator_opens_the_console_and_the_trace_and_it_passes_axe(
-    chromium: Path, axe: Path, app_url: str, tmp_path: Path
+    chromium: Browser, axe: Path, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -299,19 +293,16 @@ def test_an_operator_opens_the_console_and_the_trace_and_it_passes_axe(
 
 
 @contextmanager
-def _browser_page(chromium: Path, **context: Any) -> Iterator[Any]:
-    """A page of a fresh browser; every request it makes must stay on 127.0.0.1."""
-    from playwright.sync_api import sync_playwright
-
+def _browser_page(chromium: Browser, **options: Any) -> Iterator[Any]:
+    """A page in a fresh context of the browser; every request it makes must stay on 127.0.0.1."""
     requested: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_context(**context).new_page()
-            page.on("request", lambda request: requested.append(request.url))
-            yield page
-        finally:
-            browser.close()
+    context = chromium.new_context(**options)
+    try:
+        page = context.new_page()
+        page.on("request", lambda request: requested.append(request.url))
+        yield page
+    finally:
+        context.close()
     _assert_stayed_local(requested)
 
 
@@ -329,7 +320,7 @@ def _assert_stayed_local(requested: list[str]) -> None:
 
 
 def test_two_questions_100_ms_apart_are_both_answered_and_a_reload_keeps_them(
-    chromium: Path, app_url: str
+    chromium: Browser, app_url: str
 ) -> None:
     from playwright.sync_api import expect
 
@@ -398,7 +389,7 @@ ZOOMED = {"width": 640, "height": 450}  # a 1280 x 900 desktop window at 200 % z
 
 
 def test_at_200_percent_zoom_the_answer_its_official_link_and_the_input_fit_and_a_follow_up_is_keyboard_asked(
-    chromium: Path, app_url: str, tmp_path: Path
+    chromium: Browser, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 

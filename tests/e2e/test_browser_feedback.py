@@ -6,18 +6,22 @@ one test_browser.py drives (conftest.py): its insights also hold the other tests
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from app_ui.labels import Labels
 from tests.e2e.test_browser import DESKTOP, _ask, _browser_page, _screens
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 QUESTION = "Was kostet ein Ticket für das Schloss?"
 
 
 def test_feedback_from_the_visitor_page_reaches_the_insights(
-    chromium: Path, app_url: str, tmp_path: Path
+    chromium: Browser, app_url: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 

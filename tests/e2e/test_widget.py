@@ -15,7 +15,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,7 +26,6 @@ from rag.config import RagSettings
 from tests.conftest import PROVIDER_VARIABLES, REPO_ROOT
 from tests.e2e.conftest import index_copy, index_env
 from tests.e2e.test_browser import (
-    CHROMIUM_FLAGS,
     DESKTOP,
     PHONE,
     _assert_stayed_local,
@@ -35,6 +34,9 @@ from tests.e2e.test_browser import (
 )
 from tests.local_server import free_port, running_server
 from widget.labels import WIDGET_FILE
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -154,24 +156,21 @@ class Visit:
 
 
 class _Browser:
-    def __init__(self, executable: Path, context: dict[str, Any], api: str) -> None:
-        self.executable, self.context, self.api = executable, context, api
+    """A visit in a fresh context of the browser; unless the visit failed, every request it made
+    must have stayed on 127.0.0.1."""
+
+    def __init__(self, browser: Browser, options: dict[str, Any], api: str) -> None:
+        self.browser, self.options, self.api = browser, options, api
 
     def __enter__(self) -> Visit:
-        from playwright.sync_api import sync_playwright
-
         self.requested: list[str] = []
-        self.playwright = sync_playwright().start()
-        self.browser = self.playwright.chromium.launch(
-            executable_path=str(self.executable), args=CHROMIUM_FLAGS
-        )
-        page = self.browser.new_context(**self.context).new_page()
+        self.context = self.browser.new_context(**self.options)
+        page = self.context.new_page()
         page.on("request", lambda request: self.requested.append(request.url))
         return Visit(page, self.api)
 
     def __exit__(self, *exc: object) -> None:
-        self.browser.close()
-        self.playwright.stop()
+        self.context.close()
         if exc[0] is None:
             _assert_stayed_local(self.requested)
 
@@ -207,7 +206,7 @@ def _assert_cited_with_web_sources(answer: Any) -> None:
 
 
 def test_a_french_visitor_asks_streams_cites_gives_feedback_and_starts_again(
-    chromium: Path, axe: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
+    chromium: Browser, axe: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -263,7 +262,7 @@ def test_a_french_visitor_asks_streams_cites_gives_feedback_and_starts_again(
 
 
 def test_a_japanese_visitor_on_a_phone_reads_japanese_and_the_widget_passes_axe(
-    chromium: Path, axe: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
+    chromium: Browser, axe: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -311,7 +310,7 @@ def test_a_japanese_visitor_on_a_phone_reads_japanese_and_the_widget_passes_axe(
 
 
 def test_the_widget_is_used_with_the_keyboard_alone_and_keeps_still_with_reduced_motion(
-    chromium: Path, museum_page: str, assistant: dict[str, Any]
+    chromium: Browser, museum_page: str, assistant: dict[str, Any]
 ) -> None:
     from playwright.sync_api import expect
 
@@ -354,7 +353,7 @@ def test_the_widget_is_used_with_the_keyboard_alone_and_keeps_still_with_reduced
 
 
 def test_a_hostile_passage_is_shown_as_text_and_fetches_nothing(
-    chromium: Path, museum_page: str, assistant: dict[str, Any], tmp_path: Path
+    chromium: Browser, museum_page: str, assistant: dict[str, Any], tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 

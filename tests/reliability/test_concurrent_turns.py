@@ -38,6 +38,51 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
     return {"checkpoint_url": request.getfixturevalue("postgres_url")}
 
 
+class Worker:
+    """One app process (``tests.reliability.turn_worker``) and the lines it printed, read as they come."""
+
+    def __init__(self) -> None:
+        command = [sys.executable, "-m", "tests.reliability.turn_worker"]
+        self.process = subprocess.Popen(
+            command, cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)  # the process closed its output: it has ended
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def read(self, timeout: float = 180) -> str:
+        line = self.lines.get(timeout=timeout)
+        assert line is not None, f"the worker ended with code {self.process.wait()}"
+        return line
+
+
+@pytest.fixture(scope="module", autouse=True)
+def workers() -> Iterator[list[Worker]]:
+    """Two app processes for the two-process scenarios, started with the module's first test so
+    that their imports (seconds of a core each) overlap the tests run in this process; each must
+    end cleanly once its input is closed."""
+    started = [Worker(), Worker()]
+    try:
+        yield started
+        for worker in started:
+            assert worker.process.stdin is not None
+            worker.process.stdin.close()
+        assert [worker.process.wait(timeout=60) for worker in started] == [0, 0]
+    finally:
+        for worker in started:
+            worker.process.kill()  # a no-op once it has exited
+
+
 def spec(index_dir: Path, store: dict[str, Any], label: str, **agent: Any) -> dict[str, Any]:
     return {"index_dir": str(index_dir), "agent": {**store, **agent}, "label": label, "thread": THREAD,
             "turns": TURNS, "delay": 0.15}  # fmt: skip
@@ -82,49 +127,6 @@ def test_two_threads_of_one_process_keep_all_twelve_turns(index_dir: Path, store
     assert_all_twelve_kept(service)
     assert len(service.turn_locks.local) == 0  # no lock left behind for the thread
     service.close()
-
-
-class Worker:
-    """One app process (``tests.reliability.turn_worker``) and the lines it printed, read as they come."""
-
-    def __init__(self) -> None:
-        command = [sys.executable, "-m", "tests.reliability.turn_worker"]
-        self.process = subprocess.Popen(
-            command, cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line.strip())
-        self.lines.put(None)  # the process closed its output: it has ended
-
-    def send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def read(self, timeout: float = 180) -> str:
-        line = self.lines.get(timeout=timeout)
-        assert line is not None, f"the worker ended with code {self.process.wait()}"
-        return line
-
-
-@pytest.fixture(scope="module")
-def workers() -> Iterator[list[Worker]]:
-    """Two app processes for the module's scenarios; each must end cleanly once its input is closed."""
-    started = [Worker(), Worker()]
-    try:
-        yield started
-        for worker in started:
-            assert worker.process.stdin is not None
-            worker.process.stdin.close()
-        assert [worker.process.wait(timeout=60) for worker in started] == [0, 0]
-    finally:
-        for worker in started:
-            worker.process.kill()  # a no-op once it has exited
 
 
 def test_two_processes_keep_all_twelve_turns(
