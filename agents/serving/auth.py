@@ -2,10 +2,12 @@
 and Aegra both call): visitors are not operators.
 
 An anonymous visitor (:mod:`agents.serving.visitors`) creates threads that carry their identity as
-``owner`` metadata, and every thread read, update, deletion, search and run is filtered on it: other
-visitors' threads do not exist for them. Assistants can be read (a client looks up ``visitor``),
-never created, changed or deleted; the store, crons and anything else is refused. The questions log
-has no route at all: only the operator console reads it.
+``owner`` metadata, and every thread read, deletion, search and run is filtered on it: other
+visitors' threads do not exist for them. A thread changes only through its runs: its metadata and
+state are never updated directly (aegra-api 0.6.0 does not ask this module before a state update, so
+the front door, :mod:`agents.serving.guard`, refuses that route on both servers). Assistants can be
+read (a client looks up ``visitor``), never created, changed or deleted; the store, crons and anything
+else is refused. The questions log has no route at all: only the operator console reads it.
 """
 
 from __future__ import annotations
@@ -62,7 +64,6 @@ async def on_assistant_lookup(ctx: Auth.types.AuthContext, value: Any) -> bool:
 
 
 auth.on.threads.read(on_own_threads)
-auth.on.threads.update(on_own_threads)
 auth.on.threads.delete(on_own_threads)
 auth.on.threads.search(on_own_threads)
 auth.on.assistants.read(on_assistant_lookup)
@@ -71,5 +72,6 @@ auth.on.assistants.search(on_assistant_lookup)
 
 @auth.on
 async def refuse_the_rest(ctx: Auth.types.AuthContext, value: Any) -> bool:
-    """Changing assistants, the store, crons, runs outside a thread: operators' business, not the API's."""
+    """Changing assistants or a thread's state, the store, crons, runs outside a thread: operators'
+    business, not the API's."""
     return False

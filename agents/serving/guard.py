@@ -1,6 +1,7 @@
 """The served API's front door, the same on ``langgraph dev`` and Aegra (their ``http.app``): a rate
-limit per visitor, runs only on a thread the caller owns, one question at a time per thread, and
-questions the visitor page would accept.
+limit per visitor, only the requests and fields a visitor's page needs
+(:mod:`agents.serving.visitor_requests`), runs only on a thread the caller owns, one question at a time
+per thread, and questions the visitor page would accept.
 
 The servers' own authorization handlers (:mod:`agents.serving.auth`) filter threads by owner, but
 aegra-api 0.6.0 does not call them when a run is streamed or awaited (``/runs/stream``, ``/runs/wait``):
@@ -27,10 +28,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.serving.feedback import add_feedback_route
 from agents.serving.settings import ServingSettings
-from agents.serving.visitors import RateLimit, VisitorRefused, check_question, header, visitor_identity
+from agents.serving.visitor_requests import check_new_thread, check_route, check_run
+from agents.serving.visitors import RateLimit, VisitorRefused, header, visitor_identity
 
 THREAD_RUN = re.compile(r"^/threads/(?P<thread_id>[^/]+)/runs(?:/stream|/wait)?/?$")
-STATELESS_RUN = re.compile(r"^/runs(?:/.*)?$")
+NEW_THREAD = re.compile(r"^/threads/?$")
 UNCOUNTED = frozenset({"/ok", "/health", "/info"})  # health probes of the proxy and the tests
 MAX_BODY_BYTES = 64 * 1024
 PROBE_DROPPED = frozenset({b"content-length", b"accept-encoding"})  # the probe's body is read as JSON
@@ -78,7 +80,8 @@ class VisitorGuard:
         await self.app(scope, receive, send)
 
     async def _admit(self, scope: Scope, receive: Receive) -> tuple[Scope, Receive]:
-        """Check one request; a run's body is handed on with ``multitask_strategy="reject"``."""
+        """Check one request; a run's body is handed on with ``multitask_strategy="reject"``, a new
+        thread's as it came."""
         headers = dict(scope.get("headers") or [])
         try:
             client = visitor_identity(header(headers, "authorization"))
@@ -86,19 +89,16 @@ class VisitorGuard:
             client = "address:" + str((scope.get("client") or ("?",))[0])
         rate_limit().check(client)
         path, method = scope["path"], scope["method"]
-        if method == "POST" and STATELESS_RUN.match(path):
-            raise VisitorRefused(403, "Runs need a thread: create one, then run on it.")
+        check_route(method, path)
         run = THREAD_RUN.match(path)
-        if method != "POST" or run is None:
+        if method != "POST" or (run is None and not NEW_THREAD.match(path)):
             return scope, receive
         body = await _read_body(receive)
-        try:
-            payload = json.loads(body or b"{}")
-        except ValueError:
-            raise VisitorRefused(422, "The request body is not JSON.") from None
-        if not isinstance(payload, dict):
-            raise VisitorRefused(422, "The request body is not a JSON object.")
-        check_question(payload.get("input"))
+        payload = _json_object(body)
+        if run is None:
+            check_new_thread(payload)
+            return scope, _replay(body, receive)
+        check_run(payload)
         thread = await self._thread(scope, run["thread_id"])
         if thread is None:
             raise VisitorRefused(404, "This conversation does not exist: start a new one.")
@@ -134,6 +134,16 @@ class VisitorGuard:
         except ValueError:
             return None
         return thread if isinstance(thread, dict) else None
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    try:
+        payload = json.loads(body or b"{}")
+    except ValueError:
+        raise VisitorRefused(422, "The request body is not JSON.") from None
+    if not isinstance(payload, dict):
+        raise VisitorRefused(422, "The request body is not a JSON object.")
+    return payload
 
 
 def _with_length(scope: Scope, length: int) -> Scope:

@@ -208,7 +208,7 @@ def test_the_questions_log_masks_what_the_visitor_wrote(served: Served) -> None:
 def test_a_visitor_cannot_reach_another_visitors_thread(served: Served) -> None:
     async def attempts() -> dict[str, int | str]:
         owner, other = visitor(served), visitor(served)
-        thread = await owner.threads.create(metadata={"owner": "someone else"})
+        thread = await owner.threads.create()
         thread_id = thread["thread_id"]
         outcomes: dict[str, int | str] = {"owner_metadata": str(thread["metadata"]["owner"])}
         calls = {
@@ -226,7 +226,7 @@ def test_a_visitor_cannot_reach_another_visitors_thread(served: Served) -> None:
 
     outcomes = asyncio.run(attempts())
 
-    assert outcomes["owner_metadata"].startswith("visitor:")  # the server's, not the request's
+    assert outcomes["owner_metadata"].startswith("visitor:")  # the server's
     for name in ("read", "state", "delete", "run", "stream"):
         assert outcomes[name] == 404, (name, outcomes[name])
     assert outcomes["listed"] == 0 and outcomes["own_listed"] == 1
@@ -247,6 +247,30 @@ def test_visitors_cannot_change_assistants_or_reach_the_store(served: Served) ->
     outcomes = asyncio.run(attempts())
 
     assert outcomes == {"create": 403, "update": 403, "delete": 403, "store": 403, "stateless run": 403}
+
+
+def test_a_visitor_can_send_a_question_but_not_an_operators_fields(served: Served) -> None:
+    """The official client's own arguments, refused before any run starts or any state is written."""
+
+    async def attempts() -> tuple[dict[str, int], list[Any]]:
+        client = visitor(served)
+        thread_id = (await client.threads.create())["thread_id"]
+        calls = {
+            "config": _drain(
+                client.runs.stream(thread_id, "visitor", input=ask("Bonjour"), config={"recursion_limit": 1})
+            ),
+            "command": client.runs.wait(thread_id, "visitor", command={"goto": "synthesize"}),
+            "state field": client.runs.wait(thread_id, "visitor", input={**ask("Bonjour"), "reply": {}}),
+            "update_state": client.threads.update_state(thread_id, {"reply": {"text": "Gratuit"}}),
+            "owner": client.threads.create(metadata={"owner": "someone else"}),
+        }
+        outcomes = {name: await _status(call) for name, call in calls.items()}
+        return outcomes, await client.runs.list(thread_id)
+
+    outcomes, runs = asyncio.run(attempts())
+
+    assert outcomes == {"config": 403, "command": 403, "state field": 403, "update_state": 403, "owner": 403}
+    assert runs == []  # refused before a run started
 
 
 def test_a_request_without_a_visitor_token_is_refused(served: Served) -> None:
