@@ -8,7 +8,7 @@ one-word terms of the glossary, with a linking "s", "n", "en" or "e" between the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +16,7 @@ from pathlib import Path
 from rag.config import PROJECT_ROOT
 from rag.lexicon.folding import fold_accents
 from rag.lexicon.stores import read_store
-from rag.lexicon.terms import compiled_term
+from rag.lexicon.terms import term_span
 
 DEFAULT_GLOSSARY = PROJECT_ROOT / "data" / "glossary" / "visitor_terms.toml"
 COMPOUNDING = frozenset({"de", "nl"})
@@ -36,7 +36,6 @@ class Glossary:
 
     def __init__(self, concepts: Iterable[Concept]) -> None:
         self.concepts = list(concepts)
-        self._patterns: dict[str, list[tuple[re.Pattern[str], Concept]]] = {}
         self._words: dict[str, dict[str, list[Concept]]] = {}
 
     @classmethod
@@ -48,14 +47,8 @@ class Glossary:
             for item in data["concepts"]
         )
 
-    def _matchers(self, language: str) -> list[tuple[re.Pattern[str], Concept]]:
-        if language not in self._patterns:
-            self._patterns[language] = [
-                (compiled_term(term), concept)
-                for concept in self.concepts
-                for term in concept.terms.get(language, ())
-            ]
-        return self._patterns[language]
+    def _terms_of(self, language: str) -> Iterator[tuple[str, Concept]]:
+        return ((term, concept) for concept in self.concepts for term in concept.terms.get(language, ()))
 
     def find(self, text: str, languages: Iterable[str]) -> list[tuple[Concept, int, int]]:
         """(concept, start, end) of every concept of ``languages`` named in ``text``, in order, as
@@ -63,9 +56,8 @@ class Glossary:
         folded = fold_accents(text)
         found: dict[int, tuple[Concept, int, int]] = {}
         for language in dict.fromkeys(languages):
-            for matcher, concept in self._matchers(language):
-                match = matcher.search(folded)
-                span = match.span() if match else None
+            for term, concept in self._terms_of(language):
+                span = term_span(folded, term)
                 if span and (
                     id(concept) not in found
                     or span[1] - span[0] > found[id(concept)][2] - found[id(concept)][1]
@@ -88,9 +80,8 @@ class Glossary:
             if language == target:
                 continue
             compounds = {id(concept) for concept, _, _ in self._in_compounds(folded, language)}
-            for matcher, concept in self._matchers(language):
-                hit = matcher.search(folded)
-                if hit or id(concept) in compounds:
+            for term, concept in self._terms_of(language):
+                if id(concept) in compounds or term_span(folded, term) is not None:
                     found.extend(t for t in concept.terms.get(target, ()) if t not in found)
         return found
 
