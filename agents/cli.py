@@ -167,7 +167,8 @@ def cmd_prune(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    """Erase one conversation on a visitor's request: its checkpoints, logged turns and feedback."""
+    """Erase one conversation on a visitor's request: its checkpoints, Aegra's rows, logged turns and
+    feedback."""
     from agents.config import AgentSettings
     from agents.erasure import forget_conversation
     from agents.insights.inert import inert_text
@@ -181,8 +182,9 @@ def cmd_forget(args: argparse.Namespace) -> int:
     if not erased.anything:
         console.print(f"Nothing is kept about conversation {shown} in {erased.store}.")
         return 0
+    served = f"the served thread and its {erased.server_runs} runs, " if erased.server_threads else ""
     console.print(
-        f"Erased conversation {shown} from {erased.store}: {erased.checkpoints} checkpoints, "
+        f"Erased conversation {shown} from {erased.store}: {erased.checkpoints} checkpoints, {served}"
         f"{erased.logged_turns} logged questions ({erased.feedback} with feedback)."
     )
     return 0
@@ -239,7 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     prune.add_argument("--days", type=float, help="this conversation retention instead of the setting's")
     prune.set_defaults(handler=cmd_prune)
     forget = sub.add_parser(
-        "forget", help="erase one conversation (checkpoints, logged questions, feedback) on request"
+        "forget",
+        help="erase one conversation (checkpoints, served thread and runs, logged questions) on request",
     )
     forget.add_argument("thread", help="the conversation id")
     forget.set_defaults(handler=cmd_forget)

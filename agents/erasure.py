@@ -3,7 +3,9 @@ questions log (with its feedback), in the SQLite file or in PostgreSQL.
 
 ``python -m agents prune`` applies both retentions, whether or not the log is switched on now (rows
 written while it was on still age out); ``python -m agents forget THREAD`` erases one conversation on
-a visitor's request and says what it removed.
+a visitor's request and says what it removed: in a PostgreSQL database Aegra serves from, its own rows
+of the conversation too (the ``thread``, its ``runs``, whose ``input`` holds the question as typed, and
+their streamed ``run_events``), found by their tables, absent elsewhere.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from agents.checkpoints import CheckpointStoreError, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
 from agents.insights.store import QuestionLog
-from agents.retention import forget_old_threads
+from agents.retention import forget_old_threads, is_postgres, postgres_transaction
 
 logger = logging.getLogger(__name__)
 
@@ -44,10 +46,12 @@ class Erased:
     logged_turns: int
     feedback: int
     store: str
+    server_threads: int = 0  # Aegra's thread row (0 or 1) and runs
+    server_runs: int = 0
 
     @property
     def anything(self) -> bool:
-        return bool(self.checkpoints or self.logged_turns)
+        return bool(self.checkpoints or self.logged_turns or self.server_threads or self.server_runs)
 
 
 def _store_error(error: Exception, settings: AgentSettings, what: str) -> CheckpointStoreError:
@@ -82,9 +86,31 @@ def _count_checkpoints(saver: BaseCheckpointSaver[Any], thread_id: str) -> int:
     return sum(1 for _ in saver.list(config))
 
 
+def _forget_served_thread(saver: BaseCheckpointSaver[Any], thread_id: str) -> tuple[int, int]:
+    """Delete Aegra's rows of ``thread_id`` when its tables share the checkpointer's PostgreSQL
+    database; how many threads and runs went ((0, 0) without them)."""
+    if not is_postgres(saver):
+        return 0, 0
+    with postgres_transaction(saver) as connection:
+        found = connection.execute(
+            "SELECT to_regclass('thread') IS NOT NULL AND to_regclass('runs') IS NOT NULL AS served, "
+            "to_regclass('run_events') IS NOT NULL AS events"
+        ).fetchone()
+        if not found["served"]:
+            return 0, 0
+        if found["events"]:  # keyed by run, without a foreign key: not deleted with the runs
+            connection.execute(
+                "DELETE FROM run_events WHERE run_id IN (SELECT run_id FROM runs WHERE thread_id = %s)",
+                (thread_id,),
+            )
+        runs = connection.execute("DELETE FROM runs WHERE thread_id = %s", (thread_id,)).rowcount
+        threads = connection.execute("DELETE FROM thread WHERE thread_id = %s", (thread_id,)).rowcount
+    return threads, runs
+
+
 def forget_conversation(settings: AgentSettings, thread_id: str) -> Erased:
-    """Delete one conversation's checkpoints (every namespace, with their writes) and its rows of the
-    questions log, feedback and comments included."""
+    """Delete one conversation's checkpoints (every namespace, with their writes), Aegra's rows of it
+    and its rows of the questions log, feedback and comments included."""
     checkpoints = open_checkpoints(settings)
     log = QuestionLog.for_settings(settings)
     try:
@@ -93,6 +119,7 @@ def forget_conversation(settings: AgentSettings, thread_id: str) -> Erased:
         if hasattr(checkpoints.saver, "conn") and isinstance(checkpoints.saver.conn, sqlite3.Connection):
             checkpoints.saver.conn.execute("PRAGMA secure_delete = ON")  # freed pages zeroed in the file
         checkpoints.saver.delete_thread(thread_id)
+        server_threads, server_runs = _forget_served_thread(checkpoints.saver, thread_id)
         deleted = log.forget_thread(thread_id)
     except Exception as error:
         if not is_checkpoint_failure(error):
@@ -102,11 +129,15 @@ def forget_conversation(settings: AgentSettings, thread_id: str) -> Erased:
         ) from error
     finally:
         checkpoints.close()
-    logger.info("Erased a conversation: %d checkpoints, %d logged turns.", count, deleted)
+    logger.info(
+        "Erased a conversation: %d checkpoints, %d served runs, %d logged turns.", count, server_runs, deleted
+    )
     return Erased(
         thread_id=thread_id,
         checkpoints=count,
         logged_turns=deleted,
         feedback=sum(turn.feedback is not None for turn in turns),
         store=checkpoints.description,
+        server_threads=server_threads,
+        server_runs=server_runs,
     )

@@ -49,7 +49,7 @@ def _is_sqlite(saver: BaseCheckpointSaver[Any]) -> bool:
     return isinstance(saver, SqliteSaver)
 
 
-def _is_postgres(saver: BaseCheckpointSaver[Any]) -> bool:
+def is_postgres(saver: BaseCheckpointSaver[Any]) -> bool:
     import sys
 
     module = sys.modules.get("langgraph.checkpoint.postgres")  # imported only when configured
@@ -57,7 +57,7 @@ def _is_postgres(saver: BaseCheckpointSaver[Any]) -> bool:
 
 
 @contextmanager
-def _postgres_transaction(saver: Any) -> Iterator[Any]:
+def postgres_transaction(saver: Any) -> Iterator[Any]:
     """A connection of the saver's pool (or its own connection) inside one transaction."""
     from psycopg import Connection
 
@@ -79,9 +79,9 @@ def keep_latest_checkpoints(saver: BaseCheckpointSaver[Any], thread_id: str, kee
         with saver.cursor() as cursor:  # type: ignore[attr-defined]
             cursor.execute(_DELETE_OLDER_CHECKPOINTS.format(thread=":thread", keep=":keep"), values)
             cursor.execute(_DELETE_ORPHAN_WRITES.format(writes="writes", thread=":thread"), values)
-    elif _is_postgres(saver):
+    elif is_postgres(saver):
         values = {"thread": thread_id, "keep": keep}
-        with _postgres_transaction(saver) as connection:
+        with postgres_transaction(saver) as connection:
             connection.execute(_DELETE_OLDER_CHECKPOINTS.format(thread="%(thread)s", keep="%(keep)s"), values)
             connection.execute(
                 _DELETE_ORPHAN_WRITES.format(writes="checkpoint_writes", thread="%(thread)s"), values
@@ -102,8 +102,8 @@ def forget_old_threads(saver: BaseCheckpointSaver[Any], days: float, now: float 
     if _is_sqlite(saver):
         with saver.cursor() as cursor:  # type: ignore[attr-defined]
             threads = [row[0] for row in cursor.execute(_STALE_THREADS.format(cutoff="?"), (cutoff,))]
-    elif _is_postgres(saver):
-        with _postgres_transaction(saver) as connection:
+    elif is_postgres(saver):
+        with postgres_transaction(saver) as connection:
             rows = connection.execute(_STALE_THREADS.format(cutoff="%s"), (cutoff,)).fetchall()
             threads = [row["thread_id"] for row in rows]
     else:

@@ -22,7 +22,7 @@ from agents.insights.recording import logged_turn, record_turn
 from agents.insights.store import QuestionLog
 from agents.provider_errors import ProviderError
 from agents.retention import forget_old_threads, keep_latest_checkpoints
-from agents.thread_rules import failed_turn_note, unfinished
+from agents.thread_rules import failed_turn_note, questions_asked, unfinished
 from agents.trace import AgentStep, FollowUpStep, TraceStep
 from agents.turn_events import TurnEvents
 from agents.turn_locks import TurnBusy, TurnLocks
@@ -205,7 +205,7 @@ class AgentService:
     def _turns_so_far(self, config: Any) -> int:
         """Questions the thread has stored (a failed turn's question counts: it is kept)."""
         messages: list[AnyMessage] = self.graph.get_state(config).values.get("messages", [])
-        return sum(isinstance(message, HumanMessage) for message in messages)
+        return questions_asked(messages)
 
     def _conversation_full(self) -> ErrorOccurred:
         """The turn cap reached: the visitor page words it in the visitor's language."""

@@ -10,7 +10,7 @@ as it may be sent, and :func:`failed_turn_note` closes a failed turn in the chec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 
@@ -21,6 +21,15 @@ FAILED_TURN_NOTE = "(This question was not answered: the turn failed. Answer it 
 def failed_turn_note() -> AIMessage:
     """The assistant message that closes a turn that ended without an answer."""
     return AIMessage(FAILED_TURN_NOTE, response_metadata={FAILED_TURN_KEY: True})
+
+
+def questions_asked(messages: Sequence[object]) -> int:
+    """Visitor questions a thread holds, as messages or as a server shows them (``{"type": "human"}``);
+    a failed turn's question counts: it is kept."""
+    return sum(
+        isinstance(message, HumanMessage) or (isinstance(message, Mapping) and message.get("type") == "human")
+        for message in messages
+    )
 
 
 def is_answer(message: BaseMessage) -> bool:

@@ -126,9 +126,11 @@
   // ---- The Agent Protocol client ----------------------------------------------------------------
 
   class ApiError extends Error {
-    constructor(status) {
+    /** ``kind``: what the front door named its refusal ("busy", "conversation_full"), or "". */
+    constructor(status, kind = "") {
       super(`The assistant's server answered HTTP ${status}.`);
       this.status = status;
+      this.kind = kind;
     }
   }
 
@@ -158,7 +160,10 @@
         credentials: "omit",
         signal,
       });
-      if (!response.ok) throw new ApiError(response.status);
+      if (!response.ok) {
+        const refusal = await response.json().catch(() => ({}));
+        throw new ApiError(response.status, typeof refusal.kind === "string" ? refusal.kind : "");
+      }
       return response;
     }
 
@@ -487,7 +492,10 @@
         this.finish(answer, body, final);
       } catch (error) {
         if (running.signal.aborted) return;
-        this.fail(answer, body, errorKind(error), true);
+        const kind = errorKind(error);
+        this.fail(answer, body, kind, kind !== "error_conversation_full");
+        // The question is not lost: it waits in the box of a new conversation, sent with one key.
+        if (kind === "error_conversation_full") body.append(this.startAgainWith(question));
       } finally {
         if (this.running === running) {
           this.running = null;
@@ -554,6 +562,15 @@
       this.status.textContent = "";
     }
 
+    /** The "new conversation" button of a full conversation: it opens one with ``question`` ready to send. */
+    startAgainWith(question) {
+      const again = () => {
+        this.newConversation();
+        this.question.value = question;
+      };
+      return el("button", { type: "button", class: "again", onclick: again }, icon("plus"), el("span", {}, this.words.get("new_conversation")));
+    }
+
     /** Helpful / not helpful, then an optional short comment after "not helpful", then thanks. */
     feedback(turnId, threadId, words) {
       const box = el("div", { class: "feedback" });
@@ -589,6 +606,7 @@
 
   /** The visitor's sentence for what went wrong (labels error_*). */
   function errorKind(error) {
+    if (error instanceof ApiError && error.kind === "conversation_full") return "error_conversation_full";
     if (error instanceof ApiError && error.status === 409) return "error_busy";
     return "error_provider"; // the server unreachable, refusing (429) or failing: try again in a moment
   }
@@ -637,6 +655,8 @@ blockquote { margin: 0 0 8px; padding-inline-start: 10px; border-inline-start: 3
 .verdicts, .comment-row { display: flex; gap: 8px; flex-wrap: wrap; }
 .feedback button { min-height: 36px; display: inline-flex; align-items: center; gap: 6px; padding: 4px 12px; border: 1px solid #0a3a66; border-radius: 6px; background: #fff; color: #0a3a66; }
 .feedback svg { width: 18px; height: 18px; fill: currentColor; }
+.again { min-height: 36px; display: inline-flex; align-items: center; gap: 6px; padding: 4px 12px; border: 1px solid #0a3a66; border-radius: 6px; background: #fff; color: #0a3a66; }
+.again svg { width: 18px; height: 18px; stroke: currentColor; stroke-width: 2.2; fill: none; }
 .comment label { display: block; margin-bottom: 4px; }
 .comment input { flex: 1 1 12em; min-height: 36px; padding: 4px 8px; border: 1px solid #767676; border-radius: 6px; }
 form:not(.comment) { display: flex; gap: 8px; align-items: flex-end; padding: 8px 12px 12px; border-top: 1px solid #c4c4c4; }

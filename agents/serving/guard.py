@@ -14,29 +14,51 @@ the Agent Protocol's ``multitask_strategy="reject"``, which ``langgraph dev`` en
 aegra-api 0.6.0 ignores that field (``aegra_api/api/runs.py`` starts every run at once), so the guard
 also refuses a run when the thread the server shows is ``busy``; two runs sent within the few
 milliseconds before Aegra marks the thread busy can still both start there.
+
+A conversation holds at most ``AGENT_MAX_TURNS_PER_CONVERSATION`` questions, as on the visitor page: the
+next is refused here (409, ``kind`` ``conversation_full``) before any run starts, so a full thread
+stops growing (a refusal inside the graph would still store the question and, on Aegra, one more
+full-conversation checkpoint per attempt), and the widget asks the visitor to go on in a new one.
+
+A visitor's ``DELETE /threads/{id}`` deletes the thread's checkpoints too: ``langgraph dev`` does so
+itself; aegra-api 0.6.0 deletes only its ``thread`` row (and the runs with it), so once it has answered
+2xx (the thread was the caller's, its runs cancelled) the guard deletes them with Aegra's own
+checkpointer.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
+import sys
 from functools import cache
 from typing import Any
 
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from agents.config import AgentSettings
 from agents.serving.feedback import add_feedback_route
 from agents.serving.settings import ServingSettings
 from agents.serving.visitor_requests import check_new_thread, check_route, check_run
 from agents.serving.visitors import RateLimit, VisitorRefused, header, visitor_identity
+from agents.thread_rules import questions_asked
+
+logger = logging.getLogger(__name__)
 
 THREAD_RUN = re.compile(r"^/threads/(?P<thread_id>[^/]+)/runs(?:/stream|/wait)?/?$")
 NEW_THREAD = re.compile(r"^/threads/?$")
+THREAD = re.compile(r"^/threads/(?P<thread_id>[^/]+)/?$")
 UNCOUNTED = frozenset({"/ok", "/health", "/info"})  # health probes of the proxy and the tests
 MAX_BODY_BYTES = 64 * 1024
 PROBE_DROPPED = frozenset({b"content-length", b"accept-encoding"})  # the probe's body is read as JSON
 BUSY = "A question is still being answered in this conversation: wait for its answer, then ask again."
+FULL = "This conversation has reached its limit of {} questions: start a new conversation and ask there."
+NOT_ERASED = (
+    "The conversation was deleted, but its saved messages could not be erased: ask the museum to erase "
+    "conversation {}."
+)
 
 
 @cache
@@ -44,8 +66,21 @@ def rate_limit() -> RateLimit:
     return RateLimit.parse(ServingSettings().rate_limit)
 
 
-async def _answer(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"detail": message}).encode()
+@cache
+def turn_cap() -> int:
+    """``AGENT_MAX_TURNS_PER_CONVERSATION``, read as the served graph reads its settings."""
+    return AgentSettings().max_turns_per_conversation
+
+
+def server_checkpointer() -> Any | None:
+    """Aegra's own checkpointer when Aegra runs this app (it keeps a deleted thread's checkpoints),
+    else None (``langgraph dev`` deletes them with the thread)."""
+    database = sys.modules.get("aegra_api.core.database")
+    return None if database is None else database.db_manager.get_checkpointer()
+
+
+async def _answer(send: Send, status: int, message: str, kind: str = "") -> None:
+    body = json.dumps({"detail": message, **({"kind": kind} if kind else {})}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
@@ -75,9 +110,36 @@ class VisitorGuard:
         try:
             scope, receive = await self._admit(scope, receive)
         except VisitorRefused as refused:
-            await _answer(send, refused.status, refused.message)
+            await _answer(send, refused.status, refused.message, refused.kind)
             return
-        await self.app(scope, receive, send)
+        deleted = THREAD.match(scope["path"]) if scope["method"] == "DELETE" else None
+        if deleted is None:
+            await self.app(scope, receive, send)
+        else:
+            await self._delete(scope, receive, send, deleted["thread_id"])
+
+    async def _delete(self, scope: Scope, receive: Receive, send: Send, thread_id: str) -> None:
+        """The server's deletion, then (once it said 2xx) the thread's checkpoints where it keeps them."""
+        held: list[Message] = []
+
+        async def hold(message: Message) -> None:
+            held.append(message)
+
+        await self.app(scope, receive, hold)
+        status = next((m["status"] for m in held if m["type"] == "http.response.start"), 500)
+        checkpointer = server_checkpointer() if 200 <= status < 300 else None
+        if checkpointer is not None:
+            try:
+                await checkpointer.adelete_thread(thread_id)
+            except Exception:  # the row is gone: say so rather than claim an erasure that did not happen
+                logger.exception(
+                    "The checkpoints of deleted thread %s were not deleted: run python -m agents forget %s",
+                    thread_id, thread_id,
+                )  # fmt: skip
+                await _answer(send, 500, NOT_ERASED.format(thread_id))
+                return
+        for message in held:
+            await send(message)
 
     async def _admit(self, scope: Scope, receive: Receive) -> tuple[Scope, Receive]:
         """Check one request; a run's body is handed on with ``multitask_strategy="reject"``, a new
@@ -99,21 +161,26 @@ class VisitorGuard:
             check_new_thread(payload)
             return scope, _replay(body, receive)
         check_run(payload)
-        thread = await self._thread(scope, run["thread_id"])
+        thread = await self._read(scope, f"/threads/{run['thread_id']}")
         if thread is None:
             raise VisitorRefused(404, "This conversation does not exist: start a new one.")
         if thread.get("status") == "busy":
-            raise VisitorRefused(409, BUSY)
+            raise VisitorRefused(409, BUSY, "busy")
+        state = await self._read(scope, f"/threads/{run['thread_id']}/state") or {}
+        values = state.get("values")
+        messages = values.get("messages") if isinstance(values, dict) else None
+        if isinstance(messages, list) and questions_asked(messages) >= turn_cap():
+            raise VisitorRefused(409, FULL.format(turn_cap()), "conversation_full")
         body = json.dumps({**payload, "multitask_strategy": "reject"}).encode()
         return _with_length(scope, len(body)), _replay(body, receive)
 
-    async def _thread(self, scope: Scope, thread_id: str) -> dict[str, Any] | None:
-        """The thread as the server shows it to the caller (its read rule filters on the owner), or
-        None when it does not."""
+    async def _read(self, scope: Scope, path: str) -> dict[str, Any] | None:
+        """What the server shows the caller at ``path`` (its read rule filters threads on the owner),
+        or None when it shows nothing."""
         status: dict[str, int] = {}
         chunks: list[bytes] = []
         probe: dict[str, Any] = {
-            **scope, "method": "GET", "path": f"/threads/{thread_id}", "raw_path": None, "query_string": b"",
+            **scope, "method": "GET", "path": path, "raw_path": None, "query_string": b"",
             "headers": [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in PROBE_DROPPED],
         }  # fmt: skip
 

@@ -26,12 +26,14 @@ TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,128}")
 
 
 class VisitorRefused(AgentError):
-    """A request the API answers with ``status`` and one sentence saying what to do."""
+    """A request the API answers with ``status`` and one sentence saying what to do; ``kind`` (as
+    :class:`agents.events.ErrorOccurred` names it) lets a page word it in the visitor's language."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, kind: str = "") -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.kind = kind
 
 
 def header(headers: Mapping[str | bytes, str | bytes], name: str) -> str:

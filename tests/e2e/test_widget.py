@@ -367,3 +367,52 @@ def test_a_hostile_passage_is_shown_as_text_and_fetches_nothing(
         expect(answer.locator("img")).to_have_count(0)
         expect(answer.locator("a[href^='data:'], a[href^='javascript:']")).to_have_count(0)
         page.screenshot(path=_screens(tmp_path) / "widget-desktop-fr-hostile.png")
+
+
+def test_a_full_conversation_is_worded_in_the_visitors_language_and_its_question_waits_in_a_new_one(
+    chromium: Browser,
+) -> None:
+    """The front door's refusal (409, ``kind`` ``conversation_full``) as the widget draws it; the
+    page, the script and the API are played by the browser's routes (no server)."""
+    from playwright.sync_api import Route, expect
+
+    origin = f"http://127.0.0.1:{free_port()}"  # nothing listens: every request is routed
+    page_html = re.sub(r'src="[^"]*visitor-widget\.js"', 'src="visitor-widget.js"', DEMO_PAGE.read_text())
+    page_html = re.sub(r'data-api="[^"]*"', f'data-api="{origin}"', page_html)
+    full = {"detail": "This conversation has reached its limit…", "kind": "conversation_full"}
+    runs: list[str] = []
+
+    def answer(route: Route) -> None:
+        path = urlsplit(route.request.url).path
+        if path == "/index.html":
+            route.fulfill(body=page_html, content_type="text/html")
+        elif path == "/visitor-widget.js":
+            route.fulfill(body=WIDGET_FILE.read_text(encoding="utf-8"), content_type="text/javascript")
+        elif path == "/threads":
+            route.fulfill(json={"thread_id": "t-full"})
+        elif path.endswith("/runs/stream"):
+            runs.append(path)
+            route.fulfill(status=409, json=full)
+        else:
+            route.fulfill(status=404, json={"detail": "not found"})
+
+    french = Labels("fr")
+    context = chromium.new_context(viewport=DESKTOP, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.route(f"{origin}/**", answer)
+        page.goto(f"{origin}/index.html")
+        visit = Visit(page, origin)
+        visit.open()
+        answer_shown = visit.ask("Les chiens sont-ils admis ?", 1)
+        expect(answer_shown.locator(".error")).to_have_text(french.error("conversation_full"))
+        expect(answer_shown.locator(".kept")).to_have_count(0)  # nothing to ask again here
+
+        answer_shown.get_by_role("button", name=french["new_conversation"]).click()
+        widget = visit.widget()
+        expect(widget.locator("article")).to_have_count(0)
+        expect(widget.locator("textarea")).to_have_value("Les chiens sont-ils admis ?")
+        expect(widget.locator("textarea")).to_be_focused()
+    finally:
+        context.close()
+    assert runs == ["/threads/t-full/runs/stream"]

@@ -33,14 +33,18 @@ pytestmark = pytest.mark.slow
 PAGE_ORIGIN = "http://127.0.0.1:8080"  # the museum page of the tests (langgraph dev's CORS_ALLOW_ORIGINS)
 AEGRA_ORIGIN = "https://www.example-museum.org"  # the origin aegra.json ships with
 RATE_LIMIT = 40  # requests per visitor and minute: more than a test makes with one token
+TURN_CAP = 2  # questions per conversation: the follow-up test asks two
 PASSEPORT = "Combien coûte le billet Passeport ?"
 
 
 class Served:
-    """A running server, and where its questions log is."""
+    """A running server, where its questions log is, and its database (Aegra's)."""
 
-    def __init__(self, name: str, url: str, origin: str, questions: QuestionLog) -> None:
+    def __init__(
+        self, name: str, url: str, origin: str, questions: QuestionLog, database: str | None = None
+    ) -> None:
         self.name, self.url, self.origin, self.questions = name, url, origin, questions
+        self.database = database
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +60,7 @@ def servers(
     Aegra needs PostgreSQL: without it (never in CI) its entry is the reason its tests are skipped.
     """
     dev, production = tmp_path_factory.mktemp("langgraph-dev"), tmp_path_factory.mktemp("aegra")
-    env = {"AGENT_API_RATE_LIMIT": f"{RATE_LIMIT}/minute"}
+    env = {"AGENT_API_RATE_LIMIT": f"{RATE_LIMIT}/minute", "AGENT_MAX_TURNS_PER_CONVERSATION": str(TURN_CAP)}
     dev_env = offline_agent_env(bundled_index, dev, CORS_ALLOW_ORIGINS=PAGE_ORIGIN, **env)
     dev_questions = QuestionLog.for_settings(
         AgentSettings(_env_file=None, checkpoint_path=dev / "threads.sqlite")
@@ -78,7 +82,7 @@ def servers(
         urls = enter_together(stack, starting)
         found["langgraph dev"] = Served("langgraph dev", urls["langgraph dev"], PAGE_ORIGIN, dev_questions)
         if "aegra" in urls:
-            found["aegra"] = Served("aegra", urls["aegra"], AEGRA_ORIGIN, aegra_questions)
+            found["aegra"] = Served("aegra", urls["aegra"], AEGRA_ORIGIN, aegra_questions, database)
         asyncio.run(first_answers([server for server in found.values() if isinstance(server, Served)]))
         yield found
 
@@ -185,6 +189,80 @@ def test_a_second_question_on_a_busy_thread_is_refused_and_the_first_is_answered
     assert [m["content"] for m in values["messages"] if m["type"] == "human"] == [PASSEPORT]
     assert "32 €" in values["reply"]["text"]
     assert [turn.id for turn in served.questions.thread_turns(thread_id)] == [values["turn_id"]]
+
+
+def test_a_full_conversation_refuses_the_next_question_before_any_run_and_keeps_what_it_holds(
+    served: Served,
+) -> None:
+    async def conversation() -> tuple[httpx.Response, dict[str, Any], list[Any]]:
+        headers = token_header()
+        client = visitor(served, headers)
+        thread_id = (await client.threads.create())["thread_id"]
+        for question in ("Quels sont les horaires ?", PASSEPORT)[:TURN_CAP]:
+            await client.runs.wait(thread_id, "visitor", input=ask(question))
+        async with httpx.AsyncClient(base_url=served.url, headers=headers) as http:
+            refused = await http.post(
+                f"/threads/{thread_id}/runs/stream",
+                json={"assistant_id": "visitor", "input": ask("Et les chiens ?")},
+            )
+        values = (await client.threads.get_state(thread_id))["values"]
+        return refused, values, await client.runs.list(thread_id)
+
+    refused, values, runs = asyncio.run(conversation())
+
+    assert refused.status_code == 409 and refused.json()["kind"] == "conversation_full"
+    assert "start a new conversation" in refused.json()["detail"]
+    assert len([m for m in values["messages"] if m["type"] == "human"]) == TURN_CAP
+    assert len(runs) == TURN_CAP  # the refused question started no run
+
+
+def _checkpoint_rows(database: str, thread_id: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database) as connection:
+        row = connection.execute(
+            "SELECT (SELECT COUNT(*) FROM checkpoints WHERE thread_id = %(t)s)"
+            " + (SELECT COUNT(*) FROM checkpoint_blobs WHERE thread_id = %(t)s)"
+            " + (SELECT COUNT(*) FROM checkpoint_writes WHERE thread_id = %(t)s)",
+            {"t": thread_id},
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_visitor_deleting_their_conversation_deletes_its_checkpoints(served: Served) -> None:
+    async def delete() -> tuple[str, int]:
+        client = visitor(served)
+        thread_id = (await client.threads.create())["thread_id"]
+        await client.runs.wait(thread_id, "visitor", input=ask(PASSEPORT))
+        before = _checkpoint_rows(served.database, thread_id) if served.database else 1
+        assert before > 0
+        await client.threads.delete(thread_id)
+        return thread_id, await _status(client.threads.get_state(thread_id))
+
+    thread_id, read_after = asyncio.run(delete())
+
+    assert read_after == 404
+    if served.database:  # langgraph dev deletes them itself, in memory
+        assert _checkpoint_rows(served.database, thread_id) == 0
+
+
+def test_forget_erases_a_served_conversation_with_aegras_thread_and_runs(served: Served) -> None:
+    if served.database is None:
+        pytest.skip("langgraph dev keeps threads in memory: forget has nothing of its to erase")
+    from agents.erasure import Erased, forget_conversation
+
+    async def forget() -> tuple[Erased, int]:
+        client = visitor(served)
+        thread_id = (await client.threads.create())["thread_id"]
+        await client.runs.wait(thread_id, "visitor", input=ask(PASSEPORT))
+        erased = forget_conversation(AgentSettings(_env_file=None, checkpoint_url=served.database), thread_id)
+        return erased, await _status(client.threads.get(thread_id))
+
+    erased, read_after = asyncio.run(forget())
+
+    assert (erased.server_threads, erased.server_runs, erased.logged_turns) == (1, 1, 1)
+    assert erased.checkpoints > 0 and _checkpoint_rows(served.database, erased.thread_id) == 0
+    assert read_after == 404
 
 
 def test_the_questions_log_masks_what_the_visitor_wrote(served: Served) -> None:

@@ -157,6 +157,67 @@ def test_forget_erases_one_conversation_everywhere_and_says_what_it_removed(
     assert _checkpoints(settings, "web-erase-me") == 0 and _checkpoints(settings, "web-keep-me") > 0
 
 
+# The columns of aegra-api 0.6.0's tables that matter here (aegra_api/core/orm.py): runs go with their
+# thread, run events (the streamed answer) are keyed by run without a foreign key.
+AEGRA_TABLES = """
+CREATE TABLE thread (thread_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, metadata_json JSONB DEFAULT '{}');
+CREATE TABLE runs (run_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, input JSONB,
+                   thread_id TEXT NOT NULL REFERENCES thread (thread_id) ON DELETE CASCADE);
+CREATE TABLE run_events (id TEXT PRIMARY KEY, run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL,
+                         data JSONB);
+"""
+
+
+def _served_rows(url: str, thread_id: str) -> tuple[int, int, int]:
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        return tuple(  # type: ignore[return-value]
+            connection.execute(sql, (thread_id,)).fetchone()[0]  # type: ignore[index]
+            for sql in (
+                "SELECT COUNT(*) FROM thread WHERE thread_id = %s",
+                "SELECT COUNT(*) FROM runs WHERE thread_id = %s",
+                "SELECT COUNT(*) FROM run_events e JOIN runs r USING (run_id) WHERE r.thread_id = %s",
+            )
+        )
+
+
+def test_forget_erases_aegras_thread_runs_and_events_where_aegra_serves(
+    index_dir: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import psycopg
+
+    monkeypatch.setenv("AGENT_CHECKPOINT_URL", postgres_url)
+    service = build_service(
+        {"index_dir": str(index_dir), "agent": {"checkpoint_url": postgres_url}, "delay": 0}
+    )
+    for thread_id in ("web-erase-me", "web-keep-me"):
+        service.ask("Opening hours for jo@example.org?", thread_id)
+    service.close()
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute(AEGRA_TABLES)
+        for thread_id in ("web-erase-me", "web-keep-me"):
+            connection.execute("INSERT INTO thread VALUES (%s, 'visitor:1')", (thread_id,))
+            for run in range(2):
+                run_id = f"{thread_id}-{run}"
+                question = json.dumps({"messages": [{"role": "user", "content": "jo@example.org"}]})
+                connection.execute(
+                    "INSERT INTO runs VALUES (%s, 'visitor:1', %s, %s)", (run_id, question, thread_id)
+                )
+                connection.execute(
+                    "INSERT INTO run_events VALUES (%s, %s, 1, 'values', '{}')", (run_id, run_id)
+                )
+
+    assert main(["forget", "web-erase-me"]) == 0
+
+    out = " ".join(capsys.readouterr().out.split())
+    assert "the served thread and its 2 runs" in out
+    assert _served_rows(postgres_url, "web-erase-me") == (0, 0, 0)
+    assert _served_rows(postgres_url, "web-keep-me") == (1, 2, 2)
+    with psycopg.connect(postgres_url) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM run_events").fetchone() == (2,)
+
+
 def test_forget_leaves_no_trace_of_the_conversation_in_the_sqlite_file(
     index_dir: Path, tmp_path: Path
 ) -> None:

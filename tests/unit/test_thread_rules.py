@@ -6,7 +6,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMes
 from langchain_core.messages.utils import count_tokens_approximately
 
 from agents.history_budget import within_budget
-from agents.thread_rules import FAILED_TURN_NOTE, sendable, unfinished
+from agents.thread_rules import FAILED_TURN_NOTE, questions_asked, sendable, unfinished
 
 
 def searched(number: int, passages: str = "passage " * 400) -> list[AnyMessage]:
@@ -76,3 +76,11 @@ def test_the_history_is_trimmed_to_its_token_budget_from_the_oldest_turn_and_sta
     assert count_tokens_approximately(shown) <= 1500
     assert isinstance(shown[0], HumanMessage) and shown[-1].text == "Now?"
     assert "Answer 49." in [m.text for m in shown]
+
+
+def test_questions_are_counted_alike_in_messages_and_as_a_server_shows_them() -> None:
+    """The turn cap counts the same on the visitor page (messages) and on the served API (JSON)."""
+    messages: list[AnyMessage] = [HumanMessage("Hours?"), AIMessage("9 am."), HumanMessage("Prices?")]
+    shown = [{"type": message.type, "content": message.content} for message in messages]
+
+    assert questions_asked(messages) == questions_asked(shown) == 2

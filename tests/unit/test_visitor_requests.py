@@ -10,6 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
+from agents.serving import guard
 from agents.serving.guard import VisitorGuard
 from agents.serving.visitor_requests import (
     ASSISTANTS,
@@ -191,19 +192,27 @@ def test_other_writes_are_refused(method: str, path: str, words: str) -> None:
 
 
 class Server:
-    """A stand-in for either server: an idle thread ``t-1`` to probe, and the last request kept."""
+    """A stand-in for either server: an idle thread ``t-1`` holding ``messages`` to probe, and the last
+    request kept."""
 
     def __init__(self) -> None:
         self.received: dict[str, Any] | None = None
+        self.messages: list[dict[str, Any]] = []
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["method"] == "GET":
+        status = 200
+        if scope["method"] == "GET" and scope["path"].endswith("/state"):
+            body = json.dumps({"values": {"messages": self.messages}}).encode()
+        elif scope["method"] == "GET":
             body = json.dumps({"thread_id": "t-1", "status": "idle"}).encode()
+        elif scope["method"] == "DELETE":
+            status = 200 if scope["path"] == "/threads/t-1" else 404
+            body = json.dumps({"status": "deleted"} if status == 200 else {"detail": "not found"}).encode()
         else:
             message = await receive()
             self.received = {"path": scope["path"], "body": json.loads(message.get("body") or b"{}")}
             body = b"{}"
-        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.start", "status": status, "headers": []})
         await send({"type": "http.response.body", "body": body})
 
 
@@ -243,3 +252,65 @@ def test_the_front_door_refuses_a_state_write_and_a_thread_made_with_a_state() -
     assert (written.status_code, seeded.status_code, created.status_code) == (403, 403, 200)
     assert "cannot be written" in written.json()["detail"] and "starts empty" in seeded.json()["detail"]
     assert server.received == {"path": "/threads", "body": {}}
+
+
+def _turns(count: int) -> list[dict[str, Any]]:
+    """A served thread's messages as the server shows them: ``count`` questions, each answered."""
+    return [
+        message
+        for n in range(count)
+        for message in ({"type": "human", "content": f"Question {n}?"}, {"type": "ai", "content": "Answer."})
+    ]
+
+
+def test_a_full_conversation_is_refused_before_any_run_with_a_kind_the_widget_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(guard, "turn_cap", lambda: 2)
+    client, server = front_door()
+    server.messages = _turns(1)
+
+    assert client.post("/threads/t-1/runs/stream", json=WIDGET_RUN).status_code == 200
+
+    server.received, server.messages = None, _turns(2)
+    refused = client.post("/threads/t-1/runs/stream", json=WIDGET_RUN)
+    assert refused.status_code == 409 and server.received is None
+    assert refused.json()["kind"] == "conversation_full"
+    assert "start a new conversation" in refused.json()["detail"]
+
+
+class Checkpointer:
+    """Where the server keeps checkpoints when its own deletion leaves them (aegra-api 0.6.0)."""
+
+    def __init__(self, fails: bool = False) -> None:
+        self.deleted: list[str] = []
+        self.fails = fails
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        if self.fails:
+            raise OSError("the database is down")
+        self.deleted.append(thread_id)
+
+
+def test_a_visitors_deletion_takes_the_threads_checkpoints_once_the_server_deleted_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    checkpointer = Checkpointer()
+    monkeypatch.setattr(guard, "server_checkpointer", lambda: checkpointer)
+    client, _ = front_door()
+
+    deleted = client.delete("/threads/t-1")
+    not_theirs = client.delete("/threads/t-2")  # the server answers 404: nothing else is touched
+
+    assert (deleted.status_code, deleted.json()) == (200, {"status": "deleted"})
+    assert not_theirs.status_code == 404
+    assert checkpointer.deleted == ["t-1"]
+
+
+def test_a_deletion_whose_checkpoints_stay_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard, "server_checkpointer", lambda: Checkpointer(fails=True))
+    client, _ = front_door()
+
+    answer = client.delete("/threads/t-1")
+
+    assert answer.status_code == 500 and "ask the museum to erase conversation t-1" in answer.json()["detail"]
