@@ -20,6 +20,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from agents.config import AgentSettings
 from agents.errors import AgentError
+from agents.postgres_url import describe_postgres
 from agents.state import STATE_TYPES
 from agents.turn_locks import AdvisoryTurnLocks, FileTurnLocks, SharedTurnLock
 from rag.redact import redact_text
@@ -47,22 +48,6 @@ class Checkpoints:
     shared_lock: SharedTurnLock
     description: str  # for sentences: which store, never a password
     close: Callable[[], None]
-
-
-def describe_postgres(url: str) -> str:
-    """``PostgreSQL at host:port/db``: enough to find the server, nothing secret."""
-    from psycopg.conninfo import conninfo_to_dict
-
-    try:
-        parts = conninfo_to_dict(url)
-    except Exception:  # noqa: BLE001 - any parse failure: say less rather than show the URL
-        return "PostgreSQL (AGENT_CHECKPOINT_URL)"
-    host, port, dbname = (
-        parts.get("host") or "localhost",
-        parts.get("port") or 5432,
-        parts.get("dbname") or "",
-    )
-    return f"PostgreSQL at {host}:{port}/{dbname}"
 
 
 def failure_reason(error: BaseException, url: str | None = None) -> str:

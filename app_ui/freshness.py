@@ -12,6 +12,8 @@ from babel.dates import format_date
 
 from app_ui.labels import Labels
 from app_ui.visitor_view import VisitorSource
+from rag.config import RagSettings
+from rag.crawl.state import last_checked
 
 logger = logging.getLogger(__name__)
 OFFICIAL_ID = "official-"  # chunk ids of official answers (agents.official.store)
@@ -23,9 +25,6 @@ BABEL_LOCALES = {"en": "en_GB", "pt": "pt_PT", "zh": "zh_Hans"}
 @st.cache_data(ttl=300, show_spinner=False)
 def checked_dates(index_dir: str, collection: str) -> dict[str, float]:
     """URL -> last check, read from the crawl state at most every five minutes."""
-    from agents.insights.freshness import last_checked
-    from rag.config import RagSettings
-
     try:
         return last_checked(RagSettings(index_dir=index_dir, collection=collection))
     except Exception as error:  # noqa: BLE001 - a date is a courtesy: the answer shows without it
@@ -58,8 +57,6 @@ def render_checked_on(source: VisitorSource, labels: Labels) -> None:
     url = source.url
     if not url or any(passage.chunk_id.startswith(OFFICIAL_ID) for passage in source.passages):
         return
-    from rag.config import RagSettings
-
     try:
         settings = RagSettings()
     except Exception:  # noqa: BLE001 - invalid settings: the page already says so elsewhere

@@ -12,9 +12,10 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from agents.insights.report import Insights, QuestionGroup, build_insights
-from agents.official.store import MAX_ANSWER_CHARS
+from agents.official.store import MAX_ANSWER_CHARS, OfficialAnswer, OfficialAnswerError, add_official_answer
 from agents.service import AgentService
 from app_ui.presenters import escape
+from rag.crawl.state import last_checked
 
 logger = logging.getLogger(__name__)
 DAY_CHOICES = (7, 30, 90)
@@ -32,8 +33,6 @@ def load_insights(service: AgentService, days: int) -> Insights | str:
     """The report, or the sentence saying why there is none."""
     if service.questions is None:
         return "The questions log is off (AGENT_QUESTIONS_LOG=false): no insights to show."
-    from agents.insights.freshness import last_checked
-
     try:
         return build_insights(
             service.questions,
@@ -66,8 +65,6 @@ def group_rows(groups: list[QuestionGroup]) -> list[dict[str, object]]:
 
 def add_official(service: AgentService, question: str, values: dict[str, object]) -> str:
     """Store the operator's official answer for ``question``; the sentence saying what was done."""
-    from agents.official.store import OfficialAnswer, OfficialAnswerError, add_official_answer
-
     try:
         answer = OfficialAnswer.model_validate({**values, "question": question})
         stored = add_official_answer(

@@ -200,3 +200,8 @@ class RagSettings(BaseSettings):
     def resolved_embedding_model(self) -> str:
         """The embedding model name, defaulting per provider."""
         return self.embedding_model or DEFAULT_EMBEDDING_MODELS[self.embedding_provider]
+
+
+def location_of(settings: RagSettings) -> str:
+    """Name of the Chroma instance, so the lexical snapshots and crawl states of two instances never mix."""
+    return f"{settings.chroma_host}_{settings.chroma_port}" if settings.chroma_host else "embedded"

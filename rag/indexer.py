@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from rag.chunking import DocumentChunker
-from rag.config import DEFAULT_CORPUS, RagSettings
+from rag.config import DEFAULT_CORPUS, RagSettings, location_of
 from rag.confine import AllowedRoots
 from rag.disk import is_disk_full
 from rag.documents import Chunk, Document, LoadIssue
@@ -31,7 +31,7 @@ from rag.rebuild import (
     staging_settings,
     swap_in,
 )
-from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, location_of, snapshot_folder
+from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import (
     E5_PASSAGES_PER_SECOND,
     ChunkStore,

@@ -6,8 +6,8 @@ import logging
 import shutil
 from typing import Any
 
-from rag.config import RagSettings
-from rag.snapshot import location_of, replace_folder, snapshot_folder
+from rag.config import RagSettings, location_of
+from rag.snapshot import replace_folder, snapshot_folder
 from rag.store import ChunkStore, DiskFullError, full_disk
 
 logger = logging.getLogger(__name__)

@@ -9,13 +9,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rag.config import RagSettings
+from rag.config import RagSettings, location_of
 from rag.context import Neighbour, widen
 from rag.embeddings import Embedder, build_embedder, embedder_name
 from rag.errors import RagError
 from rag.filters import SearchFilters
 from rag.fusion import reciprocal_rank_fusion
-from rag.indexer import location_of
 from rag.language import detect_language
 from rag.lexicon.glossary import load_glossary
 from rag.passage import Passage

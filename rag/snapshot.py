@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from rag.bm25 import BM25Index
-from rag.config import RagSettings
 from rag.disk import is_disk_full
 from rag.store import ChunkStore
 
@@ -102,11 +101,6 @@ def replace_folder(source: Path, folder: Path) -> None:
         folder.rename(old)
     source.rename(folder)
     shutil.rmtree(old, ignore_errors=True)
-
-
-def location_of(settings: RagSettings) -> str:
-    """Name of the Chroma instance, so lexical snapshots of two instances never mix."""
-    return f"{settings.chroma_host}_{settings.chroma_port}" if settings.chroma_host else "embedded"
 
 
 def snapshot_folder(index_dir: Path, location: str, collection: str) -> Path:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from rag.config import RagSettings
+from rag.config import RagSettings, location_of
 from rag.crawl.state import CrawlState, RunSummary, state_path
 from rag.store import ChunkStore, KnowledgeBaseError, open_client
 
@@ -86,8 +86,6 @@ def crawl_freshness(settings: RagSettings, collection: str | None = None) -> Cra
 
     The operator console calls this (one collection); ``python -m rag stats`` prints it.
     """
-    from rag.indexer import location_of
-
     name = collection or settings.collection
     path = state_path(settings.index_dir, location_of(settings), name)
     if not path.exists():

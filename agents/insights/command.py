@@ -18,17 +18,16 @@ from agents.checkpoints import CheckpointStoreError, failure_reason, is_checkpoi
 from agents.config import AgentSettings
 from agents.insights.report import Insights, PageSearch, build_insights
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
+from rag.config import RagSettings
+from rag.crawl.state import last_checked
+from rag.embeddings import build_embedder
+from rag.errors import RagError
+from rag.retriever import HybridRetriever
 
 
 def page_search(index: str | None) -> tuple[Any, PageSearch | None, dict[str, float]]:
     """The embedder, a search for the pages closest to a question (when an index exists), and when
     the crawler last checked each web page."""
-    from agents.insights.freshness import last_checked
-    from rag.config import RagSettings
-    from rag.embeddings import build_embedder
-    from rag.errors import RagError
-    from rag.retriever import HybridRetriever
-
     settings = RagSettings(index_dir=Path(index)) if index else RagSettings()
     embedder = build_embedder(settings)
     checked = last_checked(settings)
@@ -154,7 +153,7 @@ def _print_text(report: Insights, console: Console) -> None:
         console.print(f"  {source.citations:>4} citations  {escape(source.url)}  [dim]last checked {when}[/]")
 
 
-def run_insights(args: argparse.Namespace, console: Console, errors: Console) -> int:
+def run(args: argparse.Namespace, console: Console, errors: Console) -> int:
     if args.days < 1 or args.stale_days < 1:
         errors.print("[red]error:[/] --days and --stale-days must be at least 1.")
         return 2

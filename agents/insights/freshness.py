@@ -1,5 +1,5 @@
-"""When each web page the agent cites was last checked by the crawler, and the pages cited most
-that have not been re-checked for a while (they may have changed since)."""
+"""The web pages the agent cites most that the crawler has not re-checked for a while (they may have
+changed since); when each page was last checked is read by ``rag.crawl.state.last_checked``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from agents.insights.store import DAY_SECONDS, LoggedQuestion
-from rag.config import RagSettings
 
 STALE_AFTER_DAYS = 30
 
@@ -22,18 +21,6 @@ class StaleSource(BaseModel):
     title: str
     citations: int
     last_checked: float | None  # epoch seconds of the crawler's last 200 or 304; None: never crawled
-
-
-def last_checked(settings: RagSettings) -> dict[str, float]:
-    """URL -> when the crawler last fetched it (200 or 304); empty when the collection was never crawled."""
-    from rag.crawl.state import CrawlState, state_path
-    from rag.indexer import location_of
-
-    path = state_path(settings.index_dir, location_of(settings), settings.collection)
-    if not path.exists():
-        return {}
-    with CrawlState(path) as state:
-        return {url: page.fetched_at for url, page in state.pages().items() if page.fetched_at is not None}
 
 
 def stale_sources(

@@ -30,6 +30,7 @@ import numpy as np
 from agents.config import AgentSettings
 from agents.insights.inert import inert_text
 from agents.insights.masking import mask_personal
+from agents.postgres_url import describe_postgres
 
 Feedback = Literal["helpful", "not_helpful"]
 MAX_COMMENT_CHARS = 500
@@ -202,8 +203,6 @@ class QuestionLog:
     @property
     def description(self) -> str:
         if self.database.postgres_url is not None:
-            from agents.checkpoints import describe_postgres
-
             return describe_postgres(self.database.postgres_url)
         return f"the conversation file {self.database.sqlite_path}"
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from agents.errors import AgentError
 from rag.config import RagSettings
+from rag.store import open_client
 
 COLLECTION_SUFFIX = "_official"
 VISIT_TIMEZONE = ZoneInfo("Europe/Paris")
@@ -107,8 +108,6 @@ class OfficialAnswers:
     @classmethod
     def open(cls, settings: RagSettings) -> OfficialAnswers:
         """The index's official answers, their collection created on first use."""
-        from rag.store import open_client
-
         client = open_client(settings)
         return cls(
             settings,
@@ -118,8 +117,6 @@ class OfficialAnswers:
     @classmethod
     def existing(cls, settings: RagSettings) -> OfficialAnswers | None:
         """The index's official answers, or None when none was ever added (nothing is created)."""
-        from rag.store import open_client
-
         client = open_client(settings)
         try:
             return cls(settings, client.get_collection(collection_name(settings)))

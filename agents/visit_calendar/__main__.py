@@ -19,16 +19,14 @@ from agents.visit_calendar.check import corpus_texts, index_texts
 from agents.visit_calendar.choice import choose_calendar
 from agents.visit_calendar.jsonld import draft_calendar, to_toml
 from agents.visit_calendar.rules import CalendarFileError
+from rag.config import RagSettings, location_of
 from rag.crawl.state import CrawlState, CrawlStateError, state_path
-from rag.store import KnowledgeBaseError
+from rag.store import ChunkStore, KnowledgeBaseError, open_client
 
 
 def _texts(corpus: Path | None) -> Mapping[str, str]:
     if corpus is not None:
         return corpus_texts(corpus)
-    from rag.config import RagSettings
-    from rag.store import ChunkStore, open_client  # Chroma loads only when the index is read
-
     settings = RagSettings()
     store = ChunkStore.open(open_client(settings), settings.collection, settings)
     return index_texts(store.iter_records())
@@ -87,9 +85,6 @@ def _draft(path: Path | None) -> int:
 
 
 def _crawled_json_ld() -> dict[str, list[dict[str, Any]]]:
-    from rag.config import RagSettings
-    from rag.indexer import location_of
-
     settings = RagSettings()
     path = state_path(settings.index_dir, location_of(settings), settings.collection)
     if not path.exists():

@@ -20,7 +20,7 @@ from urllib.robotparser import RobotFileParser
 
 import httpx
 
-from rag.config import RagSettings
+from rag.config import RagSettings, location_of
 from rag.crawl.decoding import ACCEPT_ENCODING
 from rag.crawl.extraction import extract_page, page_links
 from rag.crawl.fetcher import PoliteFetcher, RequestPacer
@@ -33,7 +33,7 @@ from rag.crawl.structured import json_ld
 from rag.documents import Document
 from rag.embeddings import Embedder
 from rag.errors import RagError
-from rag.indexer import IndexProgress, IndexReport, documents_within_cap, index_documents, location_of
+from rag.indexer import IndexProgress, IndexReport, documents_within_cap, index_documents
 from rag.loaders import page_from_record
 
 logger = logging.getLogger(__name__)

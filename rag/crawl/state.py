@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from rag.config import RagSettings, location_of
 from rag.errors import RagError
 
 Outcome = Literal[
@@ -252,3 +253,12 @@ def crawl_lock(path: Path) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def last_checked(settings: RagSettings) -> dict[str, float]:
+    """URL -> when the crawler last fetched it (200 or 304); empty when the collection was never crawled."""
+    path = state_path(settings.index_dir, location_of(settings), settings.collection)
+    if not path.exists():
+        return {}
+    with CrawlState(path) as state:
+        return {url: page.fetched_at for url, page in state.pages().items() if page.fetched_at is not None}

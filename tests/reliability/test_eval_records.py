@@ -14,6 +14,7 @@ import pytest
 
 import rag.retriever
 from agents import cli
+from agents.commands import eval as eval_command
 from agents.eval_questions import MAX_LINE_BYTES, QuestionFileError, read_questions
 from agents.events import ErrorOccurred
 from rag.indexer import index_corpus
@@ -61,7 +62,7 @@ class ScriptedService:
 
 
 def _scripted(monkeypatch: pytest.MonkeyPatch, service: ScriptedService) -> ScriptedService:
-    monkeypatch.setattr(cli, "_service", lambda args: service)
+    monkeypatch.setattr(eval_command, "service_for", lambda args, errors: service)
     return service
 
 

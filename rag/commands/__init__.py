@@ -1,0 +1,1 @@
+"""The sub-commands of ``python -m rag``, one module each, imported only for the one that runs."""
