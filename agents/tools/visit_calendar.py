@@ -265,7 +265,13 @@ class CalendarService:
             FactsLine(place=key, text=line.text, answers=line.answers, cites=cited.cite(line.rules))
             for key in keys
             for line in fact_lines(
-                place_facts(calendar, key, withheld, months), calendar, aspects, code, tickets, reduced
+                place_facts(calendar, key, withheld, months),
+                calendar,
+                aspects,
+                code,
+                tickets,
+                reduced,
+                months,
             )
         ]
 

@@ -13,7 +13,7 @@ from babel.lists import format_list
 from pydantic import BaseModel
 
 from agents.visit_calendar.engine import DayReport
-from agents.visit_calendar.facts import Aspect, PlaceFacts
+from agents.visit_calendar.facts import Aspect, PlaceFacts, free_throughout
 from agents.visit_calendar.rules import WEEKDAYS, Calendar, FreeDays, Hours, Price, SpecialHours, month_day
 from rag.config import PROJECT_ROOT
 from rag.lexicon.dates import day_label
@@ -93,10 +93,13 @@ def fact_lines(
     language: str | None,
     tickets: Collection[str] = (),
     reduced: bool = False,
+    months: Collection[int] = (),
 ) -> list[FactLine]:
     """The place's facts for ``aspects`` as lines in ``language``, each with the rules it rests on;
     the prices of the ``tickets`` named, else of the place's own tickets, else of every ticket
-    opening it; with ``reduced``, only prices that have a reduced rate."""
+    opening it; with ``reduced``, only prices that have a reduced rate. A price asked of a place
+    free on every day of ``months`` (of the year when none) is that it is free; for ``months`` when
+    it is free on some of their days, the prices and those days."""
     code = supported_language(language)
     words = load_phrases()[code]
     spot = calendar.places[facts.place]
@@ -121,11 +124,19 @@ def fact_lines(
                     answers="holidays",
                 )
             )
+    free = [_free_line(rule, calendar, words, place) for rule in facts.free_days]
     if "free" in aspects:
-        lines += [_free_line(rule, calendar, words, place) for rule in facts.free_days]
+        lines += free
     if "price" in aspects:
-        priced = _priced(facts, tickets)
-        lines += [_price_line(rule, words) for rule in priced if not reduced or rule.reduced is not None]
+        always = [rule.id for rule in facts.free_days if free_throughout(rule, calendar, months)]
+        if always and not tickets:
+            lines += [
+                line.model_copy(update={"answers": "price"}) for line in free if set(line.rules) & set(always)
+            ]
+        else:
+            priced = _priced(facts, tickets)
+            lines += [_price_line(rule, words) for rule in priced if not reduced or rule.reduced is not None]
+            lines += free if months and not ("free" in aspects or reduced) else []
     end = "。" if code in _SPACED_PERIOD else "."
     return [line.model_copy(update={"text": _capitalised(line.text) + end}) for line in lines]
 

@@ -12,6 +12,7 @@ from agents.visit_calendar.rules import (
     Calendar,
     ClosedDates,
     ClosedWeekdays,
+    Event,
     FreeDays,
     Hours,
     Price,
@@ -74,9 +75,35 @@ def _holds_in(rule: Rule, calendar: Calendar, months: set[int]) -> bool:
         return True
     if isinstance(rule, SpecialHours):
         return bool(set(rule.months) & months)
+    if isinstance(rule, FreeDays) and rule.first_sunday_of and not set(rule.first_sunday_of) & months:
+        return False
+    if isinstance(rule, Price) and rule.event:  # an event's ticket, in the months the event is held
+        held = [event_months(e) for e in calendar.events if e.id == rule.event]
+        return not held or any(months & held_in for held_in in held)
     season = getattr(rule, "season", None)
     seasons = [season] if season else list(getattr(rule, "seasons", []))
     return not seasons or any(season_months(calendar, name) & months for name in seasons)
+
+
+def event_months(event: Event) -> set[int]:
+    """The months an event is held in: its dates', else those from ``valid_from`` to
+    ``valid_until`` (every month when it spans a year or has no bound)."""
+    if event.dates:
+        return {day.month for day in event.dates}
+    first, last = event.valid_from, event.valid_until
+    if first is None or last is None or (last - first).days >= 365:
+        return set(range(1, 13))
+    return set(months_between(first.month, last.month))
+
+
+def free_throughout(rule: FreeDays, calendar: Calendar, months: Collection[int]) -> bool:
+    """Whether ``rule`` makes its places free on every day of ``months`` (of the year when none)."""
+    if rule.first_sunday_of or rule.except_events:
+        return False
+    if rule.every_day:
+        return True
+    seasons = set().union(*(season_months(calendar, name) for name in rule.seasons))
+    return bool(months) and set(months) <= seasons
 
 
 def _places(rule: Rule) -> list[str]:

@@ -222,3 +222,18 @@ def test_facts_that_do_not_answer_what_is_asked_settle_nothing(tmp_path: Path) -
     )
 
     assert [line.answers for line in result.facts] == ["closed"] and result.summary == ""
+
+
+def test_a_price_asked_of_a_place_free_then_is_that_it_is_free() -> None:
+    """Free on every day of the months asked: no price of a ticket that also opens it. Free on some
+    of their days: the price, then those days. An event's ticket only in the months it is held."""
+    winter = service().get(None, "gardens", "en", aspects=["price"], months=[12, 1, 2])
+    park = service().get(None, "park", "en", aspects=["price"])
+    march = service().get(None, "trianon", "en", aspects=["price"], months=[3]).summary.splitlines()
+    july = service().get(None, "trianon", "en", aspects=["price"], months=[7]).summary
+
+    assert winter.summary == "The Gardens: entry is free in the low season."
+    assert [line.answers for line in winter.facts] == ["price"] and winter.status == "ok"
+    assert park.summary == "The Park: entry is free." and park.status == "ok"
+    assert march[0] == "Trianon ticket: 12 €, reduced rate 8 €." and "first Sunday" in march[1]
+    assert july == "Trianon ticket: 12 €, reduced rate 8 €."  # its free Sundays are in winter
