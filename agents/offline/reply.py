@@ -21,7 +21,7 @@ from agents.tools.gazetteer import Gazetteer, Place
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
 from rag.lexicon.concepts import is_estate_place
-from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.languages import SUPPORTED_LANGUAGES, language_named_in
 from rag.lexicon.phrases import phrases, replies
 from rag.lexicon.terms import TermMatcher
 from rag.passage import OFFICIAL_COLLECTION, VISIT_FACTS_COLLECTION
@@ -218,6 +218,6 @@ def _quote(candidate: sentences.Candidate) -> str:
 
 
 def _quoted_note(quoted: list[sentences.Candidate], language: str) -> str:
-    names = phrases()["source_language_names"].get(language, phrases()["source_language_names"]["en"])
-    others = [names.get(code, code) for code in dict.fromkeys(c.language for c in quoted) if code != language]
+    codes = dict.fromkeys(c.language for c in quoted)
+    others = [language_named_in(code, language) for code in codes if code != language]
     return f" ({replies(language)['quoted'].format(language=', '.join(others))})" if others else ""

@@ -1,6 +1,6 @@
 """A turn's topics by meaning: each part compared with example requests of each topic.
 
-The examples and one description per topic and language are in ``data/offline/intents.toml``,
+The examples of each topic, in each language, are in ``data/offline/intents.toml``,
 embedded once per process with the knowledge base's own embedder and cached on disk (git-ignored,
 keyed by the embedder and the examples' hash), since embedding them takes seconds on two cores.
 """
@@ -73,16 +73,10 @@ class TopicScores:
 
 
 def load_examples(path: Path = INTENTS_FILE) -> tuple[tuple[Topic, str], ...]:
-    """Every description and example of the intents file, with its topic."""
+    """Every example of the intents file, with its topic."""
     data = read_store(path)
-    return tuple(
-        (topic, text)
-        for topic in TOPICS
-        for text in [
-            *data[topic]["description"].values(),
-            *(t for ts in data[topic]["examples"].values() for t in ts),
-        ]
-    )
+    examples = {topic: data[topic]["examples"].values() for topic in TOPICS}
+    return tuple((topic, text) for topic, texts in examples.items() for some in texts for text in some)
 
 
 def load_aspect_examples(path: Path = ASPECTS_FILE) -> tuple[tuple[str, str], ...]:

@@ -1,6 +1,10 @@
-"""The languages the assistant replies in, their English names, and reading a locale tag as one of them."""
+"""The languages the assistant replies in, their names, and reading a locale tag as one of them."""
 
 from __future__ import annotations
+
+from functools import lru_cache
+
+from babel import Locale, UnknownLocaleError
 
 SUPPORTED_LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
 DEFAULT_LANGUAGE = "en"
@@ -27,3 +31,13 @@ def supported_language(tag: str | None, default: str = DEFAULT_LANGUAGE) -> str:
     """The supported language a locale tag names ("pt-BR" -> "pt", "zh_Hant" -> "zh"), else ``default``."""
     code = locale_parts(tag)[0]
     return code if code in SUPPORTED_LANGUAGES else default
+
+
+@lru_cache(maxsize=128)
+def language_named_in(code: str, language: str) -> str:
+    """The name of language ``code`` written in ``language``, from Babel's CLDR data ("fr" in German:
+    "Französisch"); ``code`` itself when either is unknown."""
+    try:
+        return str(Locale.parse(supported_language(language)).languages.get(code, code))
+    except (ValueError, UnknownLocaleError):
+        return code
