@@ -166,8 +166,9 @@ class VisitorGuard:
             raise VisitorRefused(404, "This conversation does not exist: start a new one.")
         if thread.get("status") == "busy":
             raise VisitorRefused(409, BUSY, "busy")
-        state = await self._read(scope, f"/threads/{run['thread_id']}/state") or {}
-        values = state.get("values")
+        if "values" not in thread:  # langgraph-api shows a thread's values with it; Aegra does not
+            thread = await self._read(scope, f"/threads/{run['thread_id']}/state") or {}
+        values = thread.get("values")
         messages = values.get("messages") if isinstance(values, dict) else None
         if isinstance(messages, list) and questions_asked(messages) >= turn_cap():
             raise VisitorRefused(409, FULL.format(turn_cap()), "conversation_full")

@@ -34,7 +34,8 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 def _ask(page: Any, question: str, turn: int, sources: str = "Sources") -> Any:
-    """Type ``question``, send it, and wait for the ``turn``-th answer to list its sources."""
+    """Type ``question``, send it, and wait for the ``turn``-th answer to list its sources and the
+    page's run to end (while it runs, Streamlit may still show the elements of the run before)."""
     from playwright.sync_api import expect
 
     box = page.get_by_test_id("stChatInputTextArea")
@@ -43,6 +44,7 @@ def _ask(page: Any, question: str, turn: int, sources: str = "Sources") -> Any:
     answer = page.get_by_test_id("stChatMessage").nth(2 * turn - 1)
     expect(answer).to_contain_text(sources, timeout=ANSWER_TIMEOUT_MS)
     expect(answer.get_by_test_id("stExpander").first).to_be_visible()
+    expect(page.get_by_test_id("stStatusWidgetRunningIcon")).to_have_count(0, timeout=ANSWER_TIMEOUT_MS)
     return answer
 
 
