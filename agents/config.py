@@ -100,8 +100,8 @@ class AgentSettings(BaseSettings):
         0.0,
         ge=0,
         le=1,
-        description="Pause between the words the offline model streams: 0 sends its answer at once; a few "
-        "milliseconds show it arriving as a provider's would (demonstrations, the browser tests).",
+        description="Pause between the words the offline model streams (0: none); a few milliseconds "
+        "show the answer arriving as a provider's would (demonstrations, the browser tests).",
     )
 
     max_rounds: int = Field(

@@ -43,7 +43,7 @@ class OfflineChatModel(BaseChatModel):
     model_name: str = MODEL_NAME
     embedder: Any = None
     kb_language: str = "fr"  # the knowledge base's language: a sentence's when it cannot be told
-    word_seconds: float = 0.0  # pause between streamed words (0: the whole answer at once)
+    word_seconds: float = 0.0  # pause between streamed words (0: none)
     _vectors: PassageVectorCache | None = PrivateAttr(default=None)
 
     @property
