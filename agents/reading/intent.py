@@ -117,8 +117,10 @@ class IntentIndex:
                 logger.warning("Intent vectors not cached in %s: %s", cache, error)
         return cls(embed, examples, vectors)
 
-    def score(self, texts: Sequence[str]) -> list[TopicScores]:
-        """Each text's closeness to every topic."""
+    def score(self, texts: Sequence[str], later: Sequence[str] = ()) -> list[TopicScores]:
+        """Each text's closeness to every topic; ``later`` texts, to be scored next, are embedded in
+        the same call."""
+        self._embed([*texts, *later])
         return [TopicScores(scores) for scores in self._closeness(texts, TOPICS)]
 
     def aspects(self, text: str) -> list[str]:
@@ -134,15 +136,19 @@ class IntentIndex:
         """Each text's mean cosine with the ``NEAREST`` closest examples of each of ``labels``."""
         if not texts:
             return []
-        if new := [text for text in dict.fromkeys(texts) if text not in self._seen]:
-            if len(self._seen) > SEEN_MAX:
-                self._seen.clear()
-            self._seen.update(zip(new, np.asarray(self.embed(new), dtype=np.float32), strict=True))
+        self._embed(texts)
         similarities = np.stack([self._seen[text] for text in texts]) @ self.vectors.T
         return [
             {label: float(np.sort(row[self.labels == label])[-NEAREST:].mean()) for label in labels}
             for row in similarities
         ]
+
+    def _embed(self, texts: Sequence[str]) -> None:
+        """Embed, in one call, the texts not seen yet."""
+        if new := [text for text in dict.fromkeys(texts) if text not in self._seen]:
+            if len(self._seen) > SEEN_MAX:
+                self._seen.clear()
+            self._seen.update(zip(new, np.asarray(self.embed(new), dtype=np.float32), strict=True))
 
 
 def _cache_file(name: str, texts: Sequence[str]) -> Path:

@@ -61,7 +61,8 @@ def read_turn(
     reply = read_language(message, conversation_language or (previous.language if previous else None))
     language = reply.code
     parts = question_parts(message, language) or [message]
-    scores = [_weighed(part, s, language) for part, s in zip(parts, index.score(parts), strict=True)]
+    topic_scores = index.score(parts, later=[message])  # the message: what it asks of the visit facts
+    scores = [_weighed(part, s, language) for part, s in zip(parts, topic_scores, strict=True)]
     stated = _statements(message, parts)
     topics = [
         topic
