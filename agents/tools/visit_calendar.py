@@ -213,7 +213,7 @@ class CalendarService:
             else self._facts(calendar, keys, asked, cited, code, months or [], tickets or [], reduced)
         )
         lines = [d.line for d in days] + [f.text for f in facts]
-        settled = not all(day.open == "unknown" for day in days) if days else _covers(facts, asked)
+        settled = not all(day.open == "unknown" for day in days) if days else _covers(facts, asked, months)
         return base.model_copy(
             update={
                 "status": "ok",
@@ -276,12 +276,14 @@ class CalendarService:
         ]
 
 
-def _covers(facts: list[FactsLine], asked: list[Aspect]) -> bool:
-    """Whether the lines answer every aspect asked: a closed day answers "closed" too, and hours
-    asked are answered by hours, not by the weekly closing shown beside them."""
+def _covers(facts: list[FactsLine], asked: list[Aspect], months: list[int] | None) -> bool:
+    """Whether the lines answer every aspect asked: a closed day answers "closed" too, and so do
+    the hours of the ``months`` asked (when it is open in July); hours asked are answered by hours,
+    not by the weekly closing shown beside them."""
     answered = {line.answers for line in facts}
+    closure = {"closed", "holidays", *(["hours"] if months else [])}
     return bool(facts) and all(
-        aspect in answered or (aspect == "closed" and "holidays" in answered) for aspect in asked
+        aspect in answered or (aspect == "closed" and bool(closure & answered)) for aspect in asked
     )
 
 

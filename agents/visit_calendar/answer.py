@@ -99,15 +99,17 @@ def fact_lines(
     the prices of the ``tickets`` named, else of the place's own tickets, else of every ticket
     opening it; with ``reduced``, only prices that have a reduced rate. A price asked of a place
     free on every day of ``months`` (of the year when none) is that it is free; for ``months`` when
-    it is free on some of their days, the prices and those days."""
+    it is free on some of their days, the prices and those days. Closures asked of ``months`` come with
+    their hours: whether a place is open in August is also when."""
     code = supported_language(language)
     words = load_phrases()[code]
     spot = calendar.places[facts.place]
     place = spot.names.get(code) or spot.names["en"]
     lines: list[FactLine] = []
+    hours = [_hours_line(rule, calendar, words, code, place) for rule in facts.hours]
+    hours += [_special_line(rule, words, code, place) for rule in facts.special_hours]
     if "hours" in aspects:
-        lines += [_hours_line(rule, calendar, words, code, place) for rule in facts.hours]
-        lines += [_special_line(rule, words, code, place) for rule in facts.special_hours]
+        lines += hours
     if ("hours" in aspects or "closed" in aspects) and "holidays" not in aspects:
         names = get_day_names("wide", locale=code)
         for weekly in facts.closed_weekdays:
@@ -124,6 +126,8 @@ def fact_lines(
                     answers="holidays",
                 )
             )
+    if "closed" in aspects and "hours" not in aspects and months:  # "is it open in August?": when, too
+        lines += hours
     free = [_free_line(rule, calendar, words, place) for rule in facts.free_days]
     if "free" in aspects:
         lines += free

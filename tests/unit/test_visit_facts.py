@@ -237,3 +237,20 @@ def test_a_price_asked_of_a_place_free_then_is_that_it_is_free() -> None:
     assert park.summary == "The Park: entry is free." and park.status == "ok"
     assert march[0] == "Trianon ticket: 12 €, reduced rate 8 €." and "first Sunday" in march[1]
     assert july == "Trianon ticket: 12 €, reduced rate 8 €."  # its free Sundays are in winter
+
+
+def test_closures_asked_of_some_months_are_theirs_and_come_with_their_hours() -> None:
+    """Whether a place is open in August: its weekly closing and its hours then, not the closed
+    days of other months; asked of the whole year, every closed day and no hours."""
+    august = service().get(None, "palace", "en", aspects=["closed"], months=[8])
+    may = service().get(None, "palace", "en", aspects=["closed"], months=[5]).summary.splitlines()
+    year = service().get(None, "palace", "en", aspects=["closed"]).summary.splitlines()
+    coaches = service().get(None, "coaches", "en", aspects=["hours", "closed"], months=[7])
+
+    assert august.summary.splitlines() == [
+        "The Palace: closed every Monday.",
+        "The Palace, high season (April–October): 09:00–18:30, last admission 17:45.",
+    ]
+    assert may[1] == "The Palace: closed on May 1." and "18:30" in may[2]
+    assert len(year) == 2 and "December 25" in year[1] and not any("09:00" in line for line in year)
+    assert coaches.status == "ok" and "12:30–18:30" in coaches.summary  # no closed day in July: still settled
