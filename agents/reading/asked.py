@@ -90,6 +90,11 @@ def asks_calendar(text: str, language: str) -> bool:
     return bool(aspect_spans(text, language))
 
 
+def asks_when(text: str, language: str) -> bool:
+    """``text`` asks when ("what time", "hoe laat", "何時")."""
+    return any(concept_name(concept) == WHEN for concept, _, _ in found_in(text, [language, "en"]))
+
+
 def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[str]:
     """The places of the calendar in ``path`` that ``text`` names, in order; when it names none,
     the Palace (whose facts hold the tickets' prices), unless it asks about something else ("the

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from agents.language import read_language
 from agents.reading import slots
-from agents.reading.asked import asks_calendar
+from agents.reading.asked import asks_calendar, asks_when, names_place
 from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
 from agents.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
 from agents.reading.question_parts import content_words, part_kinds, question_parts
@@ -164,14 +164,17 @@ def _names_as_place(message: str, place: str, language: str) -> str:
 
 def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
     """The part's scores with its slots weighed in: a place it names leans towards travel; a tool
-    none of whose own slots it names leans away from that tool."""
+    none of whose own slots it names leans away from that tool, and so does the weather from a
+    part asking when about a place of the visit facts ("until what time can we get into the
+    gallery of coaches on Saturday?")."""
     if slots.origin_in(part, language):
         scores = scores.plus("travel", PLACE_BONUS)
     asks_route = not {kind.name for kind in part_kinds([part], language)[0]} & NOT_A_ROUTES_VALUE
     routed = slots.mode_in(part) or slots.marked_origin_in(part, language, genitive=asks_route)
     if not (routed or slots.deictic_origin_in(part, language)):
         scores = scores.plus("travel", -UNMARKED_PENALTY)
-    if not slots.day_in(part) or asks_calendar(part, language):  # a day's opening or price is no forecast's
+    asks_facts = asks_calendar(part, language) or (names_place(part, language) and asks_when(part, language))
+    if not slots.day_in(part) or asks_facts:  # a day's opening or price is no forecast's
         scores = scores.plus("weather", -UNMARKED_PENALTY)
     return scores
 

@@ -89,6 +89,25 @@ def test_a_day_of_a_weather_part_does_not_call_the_calendar(message: str, index:
 
 
 @pytest.mark.parametrize(
+    ("message", "place", "forecast"),
+    [
+        ("Samstag wollen wir die Kutschen sehen: ab wann kommt man in die Kutschengalerie?", "coaches", 0),
+        ("Domenica 6 dicembre vogliamo vedere il parco: da che ora a che ora si può stare lì?", "park", 0),
+        ("下周六去特里亚农宫，几点可以进去？", "trianon", 0),
+        ("Va-t-il pleuvoir samedi dans les jardins ?", "gardens", 1),
+        ("Zal het zondag warm zijn in het park?", "park", 1),
+    ],
+)
+def test_asking_when_of_a_place_of_the_facts_on_a_day_is_no_forecast(
+    message: str, place: str, forecast: int, index: IntentIndex
+) -> None:
+    """A day and a place of the visit facts: asking when is their hours; rain or warmth, the weather."""
+    calls = calls_for(read_turn(message, None, None, index), TOOLS)
+    assert [name == "get_weather" for name, _ in calls][:1] == [bool(forecast)]
+    assert [args["place"] for args in calendar_args(calls)] == ([] if forecast else [place])
+
+
+@pytest.mark.parametrize(
     ("message", "language"),
     [
         ("La laverie de la rue Royale est-elle ouverte lundi ?", "fr"),
