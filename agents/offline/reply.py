@@ -62,8 +62,8 @@ class Reading:
         stated = stated_lines(gathered)
         if any(p.collection == OFFICIAL_COLLECTION for p in gathered.evidence):
             parts = []  # an official answer answers the question, before the visit facts and the rest
-        elif calendar_settled(calendar):  # its lines answer those parts: no quote beside them
-            parts = [part for part in parts if not answered_by_calendar(part, asked_in)]
+        elif calendar_settled(calendar):  # its lines answer those parts (a question of one part: it)
+            parts = [part for part in parts if len(parts) > 1 and not answered_by_calendar(part, asked_in)]
         if (summaries or stated) and not searched:
             parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         free_text = [p for p in gathered.evidence if p.collection not in STATING]

@@ -25,6 +25,7 @@ from agents.reading.asked import (
     names_offer,
     names_other_subject,
     names_place,
+    place_spans,
     places_asked,
     tickets_named,
 )
@@ -112,8 +113,9 @@ def meant_aspects(request: TurnRequest, day: str | None) -> list[str]:
         return []
     if meant := list(request.knowledge_base.aspects):
         return meant
-    # a day and a place of the facts, and no offer: whether it is open that day, and when
-    return ["hours"] if day and place and not names_offer(question, language) else []
+    # a day and a place of the facts (or a room of one), and no offer: whether it is open that day
+    named = place or bool(place_spans(question, language))
+    return ["hours"] if day and named and not names_offer(question, language) else []
 
 
 def asked_day(question: str, language: str) -> str | None:

@@ -62,6 +62,17 @@ def _place_cues(path: Path) -> tuple[tuple[str, TermMatcher], ...]:
     )
 
 
+def place_spans(text: str, language: str, path: Path = CALENDAR_FILE) -> list[tuple[int, int, str]]:
+    """Where ``text`` names a place of the calendar in ``path``, and which: by its names and aliases,
+    or by a room or building it contains ("the Hall of Mirrors" is the Palace's)."""
+    spans = [(a, b, key) for key, cues in _place_cues(path) for a, b in cues.find(text)]
+    rooms = {room: key for key, place in load_calendar(path).places.items() for room in place.contains}
+    if rooms:
+        found = [(concept_name(concept), a, b) for concept, a, b in found_in(text, [language, "en"])]
+        spans += [(a, b, rooms[name]) for name, a, b in found if name in rooms]
+    return sorted(spans)
+
+
 def aspects_asked(text: str, language: str, dated: bool = False) -> list[str]:
     """What ``text`` asks of the visit facts: "hours", "closed", "free", "price" (none: not asked)."""
     asked = {aspect for aspect, _, _ in aspect_spans(text, language, dated)}
@@ -99,16 +110,16 @@ def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[s
     """The places of the calendar in ``path`` that ``text`` names, in order; when it names none,
     the Palace (whose facts hold the tickets' prices), unless it asks about something else ("the
     pharmacy", "the Louvre") and names no ticket of the facts: none then."""
-    found = sorted((spans[0][0], key) for key, cues in _place_cues(path) if (spans := cues.find(text)))
-    if found:
-        return [key for _, key in found][:MAX_PLACES]
+    if found := place_spans(text, language, path):
+        return list(dict.fromkeys(key for _, _, key in found))[:MAX_PLACES]
     if ticket_cues().find(text) or not names_other_subject(text, language, path):
         return [DEFAULT_PLACE]
     return []
 
 
 def names_place(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
-    """Whether ``text`` names a place of the visit facts."""
+    """Whether ``text`` names a place of the visit facts by its own name: a room it contains is
+    asked about for much else than its hours ("who built the Royal Chapel?")."""
     return any(cues.find(text) for _, cues in _place_cues(path))
 
 
@@ -166,7 +177,7 @@ def names_other_subject(
 
     spans = [(a, b) for _, a, b in aspect_spans(text, language)]
     spans += [*day_spans(text), *day_modifiers().find(text)]
-    spans += [span for _, cues in _place_cues(path) for span in cues.find(text)]
+    spans += [(a, b) for a, b, _ in place_spans(text, language, path)]
     spans += ticket_cues().find(text)
     rest = blanked(text, spans)
     if _names_offer(rest, language):

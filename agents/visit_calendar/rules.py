@@ -50,6 +50,9 @@ class Place(BaseModel):
     names: dict[str, str]
     plural: bool = False  # "the Gardens are open"
     aliases: list[str] = Field(default_factory=list)
+    # The rooms and buildings visited with it (schema.org containsPlace), as the glossary's concept
+    # names: "hall of mirrors" is named in every language the glossary knows, and keeps its hours.
+    contains: list[str] = Field(default_factory=list)
 
 
 class Season(Rule):

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from agents.offline.router import calls_for
+from agents.reading.asked import places_asked
 from agents.reading.intent import IntentIndex, intent_index
 from agents.reading.read import read_conversation, read_turn
 
@@ -316,3 +317,29 @@ def test_a_question_asked_beside_another_still_asks_its_tool(index: IntentIndex)
     request = read_turn("Will it rain on Sunday - and what time does the palace open?", None, None, index)
     names = [name for name, _ in calls_for(request, TOOLS)]
     assert "get_weather" in names and "search_knowledge_base" in names
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "place"),
+    [
+        ("Ist der Große Kanal am Sonntag zugänglich?", "de", "park"),
+        ("¿A qué hora cierra la fuente de Latona?", "es", "gardens"),
+        ("オランジュリーは明日何時まで開いていますか？", "ja", "gardens"),
+        ("Le Petit Trianon est-il ouvert le mardi ?", "fr", "trianon"),
+    ],
+)
+def test_a_room_or_building_names_the_place_containing_it(message: str, language: str, place: str) -> None:
+    """The glossary names a place's rooms in every language; the facts say which place holds them."""
+    assert places_asked(message, language) == [place]
+
+
+def test_a_room_named_with_a_day_asks_whether_its_place_is_open(index: IntentIndex) -> None:
+    request = read_turn("La galerie des Glaces se visite-t-elle le lundi 7 décembre ?", None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == [
+        {"date": "7 décembre", "place": "palace", "language": "fr"}
+    ]
+
+
+def test_a_room_named_without_a_day_or_an_opening_word_asks_the_facts_nothing(index: IntentIndex) -> None:
+    request = read_turn("Qui a achevé la chapelle royale après la mort de Mansart ?", None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == []
