@@ -19,6 +19,7 @@ from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
 from agents.tools.travel import parse_mode
 from agents.tools.weather_places import built_in_place
 from rag.config import PROJECT_ROOT
+from rag.lexicon.calendar_names import spelled_days
 from rag.lexicon.concepts import concept_name, found_in
 from rag.lexicon.folding import blanked, fold, folded_positions
 from rag.lexicon.holidays import holiday_day
@@ -136,8 +137,8 @@ def _day_words() -> TermMatcher:
 
 
 @lru_cache(maxsize=1)
-def _day_of_month() -> re.Pattern[str]:
-    """ "14 juillet", "3rd of August", "July 14": a month name (dateparser's) with a day number."""
+def _month_names() -> str:
+    """Dateparser's month names of the nine languages, folded, as one regex alternation."""
     from dateparser.languages.loader import default_loader
 
     names = {
@@ -147,10 +148,45 @@ def _day_of_month() -> re.Pattern[str]:
         for name in default_loader.get_locale(language).info.get(month, [])
         if len(name) >= 3 and not UNSPACED_CHARACTER.search(name)
     }
-    months = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    return "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _day_of_month() -> re.Pattern[str]:
+    """ "14 juillet", "3rd of August", "July 14": a month name (dateparser's) with a day number."""
+    months = _month_names()
     return re.compile(
         rf"\b\d{{1,2}}(?:er|st|nd|rd|th|\.|°|º)? (?:de |of )?(?:{months})\b|\b(?:{months}) \d{{1,2}}\b"
     )
+
+
+@lru_cache(maxsize=1)
+def _spelled_day_of_month() -> re.Pattern[str]:
+    """ "le premier mai", "the first of May", "am ersten Mai", "May first": a month with its day in
+    words (group ``day``); German ordinals take an ending ("ersten")."""
+    months = _month_names()
+    words = sorted(spelled_days(), key=len, reverse=True)
+    days = "|".join(re.escape(word).replace(r"\ ", r"[\s-]+") for word in words)
+    return re.compile(
+        rf"\b(?P<day>(?:{days})(?:n|r|s|m)?) (?:de |of |the )?(?:{months})\b"
+        rf"|\b(?:{months}),? (?:the )?(?P<after>{days})\b"
+    )
+
+
+def spelled_dates(text: str) -> list[tuple[int, int, str]]:
+    """Each day of a month ``text`` writes in words: its span, and the phrase with the day in digits
+    ("le premier mai" -> "1 mai"), which the date parser reads."""
+    folded, starts = folded_positions(text)
+    found = []
+    for m in _spelled_day_of_month().finditer(folded):
+        group = "day" if m.group("day") else "after"
+        word = " ".join(re.split(r"[\s-]+", m.group(group)))
+        number = spelled_days().get(word) or spelled_days()[word[:-1]]  # "ersten": "erste" + its ending
+        start, end = starts[m.start()], starts[m.end() - 1] + 1
+        word_start, word_end = starts[m.start(group)], starts[m.end(group) - 1] + 1
+        phrase = text[start:word_start] + str(number) + text[word_end:end]
+        found.append((start, end, phrase))
+    return found
 
 
 def day_spans(text: str) -> list[tuple[int, int]]:
@@ -158,6 +194,7 @@ def day_spans(text: str) -> list[tuple[int, int]]:
     folded, starts = folded_positions(text)
     found = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(text)]
     found += _day_words().find(text)
+    found += [(start, end) for start, end, _ in spelled_dates(text)]
     return found + [(starts[m.start()], starts[m.end() - 1] + 1) for m in _day_of_month().finditer(folded)]
 
 
@@ -173,6 +210,8 @@ def day_in(text: str) -> str | None:
     if not found:
         return None
     start, end = min(found, key=lambda span: (span[0], -span[1]))
+    if spelled := [phrase for a, b, phrase in spelled_dates(text) if (a, b) == (start, end)]:
+        return spelled[0]  # "am ersten Mai" -> "am 1 Mai"
     if prefix := _NEXT_WEEK.search(text[:start]):  # "下周六": next week's Saturday, read by the tool
         start = prefix.start()
     return text[start:end]
@@ -185,6 +224,10 @@ def date_phrase_in(text: str) -> str | None:
     folded, starts = folded_positions(text)
     found = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(text)]
     found += [(starts[m.start()], starts[m.end() - 1] + 1) for m in _day_of_month().finditer(folded)]
+    if not found and (spelled := spelled_dates(text)):  # "le premier mai" -> "1 mai"
+        _, end, phrase = spelled[0]
+        year = _YEAR_AFTER.match(text[end:])
+        return phrase + (text[end : end + year.end()] if year else "")
     if not found:
         day = day_in(text)
         if day is None and holiday_day(text, dt.date.today()) is not None:

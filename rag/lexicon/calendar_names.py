@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 
 from babel.dates import get_day_names, get_month_names
+from num2words import num2words
 
 from rag.lexicon.folding import fold_accents
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
@@ -67,6 +68,11 @@ def _calendar_names() -> tuple[dict[str, int], dict[str, int]]:
     return months, days
 
 
+def month_names() -> frozenset[str]:
+    """The months' names in the nine languages, folded ("may", "mai", "mayo")."""
+    return frozenset(_calendar_names()[0])
+
+
 @lru_cache(maxsize=1)
 def _calendar_pattern() -> re.Pattern[str]:
     months, days = _calendar_names()
@@ -79,3 +85,21 @@ def weekdays_named(text: str) -> set[int]:
     days = _calendar_names()[1]
     names = (_singular(m.group(), days) for m in _calendar_pattern().finditer(fold_accents(text)))
     return {days[name] for name in names if name in days}
+
+
+DAYS_OF_MONTH = range(1, 32)
+SPELLED_LANGUAGES = ("en", "fr", "es", "de", "it", "pt", "nl")  # num2words's; CJK dates use digits
+
+
+@lru_cache(maxsize=1)
+def spelled_days() -> dict[str, int]:
+    """Days of the month in words, folded -> their number: ordinals ("premier", "first", "ersten")
+    and cardinals from two ("deux", "dos"; "one" is too often no day), from num2words."""
+    table: dict[str, int] = {}
+    for language in SPELLED_LANGUAGES:
+        for day in DAYS_OF_MONTH:
+            words = [num2words(day, lang=language, to="ordinal")]
+            words += [num2words(day, lang=language)] if day > 1 else []
+            for word in words:
+                table.setdefault(" ".join(re.split(r"[\s-]+", fold_accents(word).strip())), day)
+    return table

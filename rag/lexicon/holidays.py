@@ -13,6 +13,7 @@ import functools
 import re
 from collections import Counter
 
+from rag.lexicon.calendar_names import month_names
 from rag.lexicon.folding import fold
 
 # (country, language) calendars whose names are read: France in French and English, and a country
@@ -35,6 +36,7 @@ def named_days(year: int) -> tuple[tuple[str, frozenset[str], dt.date], ...]:
     import holidays
 
     found: list[tuple[str, frozenset[str], dt.date]] = []
+    months = month_names()  # "May" of "May Day" is any day in May: only the whole name says the holiday
     for country, language in CALENDARS:
         calendar = holidays.country_holidays(country, years=year, language=language)
         names = [
@@ -45,7 +47,9 @@ def named_days(year: int) -> tuple[tuple[str, frozenset[str], dt.date], ...]:
         ]
         shared = Counter(word for name in {n for n, _ in names} for word in set(_words(name)))
         for name, day in names:
-            distinctive = frozenset(w for w in _words(name) if shared[w] < _SHARED_BY and len(w) > 2)
+            distinctive = frozenset(
+                w for w in _words(name) if shared[w] < _SHARED_BY and len(w) > 2 and w not in months
+            )
             found.append((fold(name), distinctive, day))
     return tuple(found)
 

@@ -364,6 +364,24 @@ def test_the_day_is_taken_as_written(text: str, day: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("On peut venir le premier mai ?", "1 mai"),
+        ("Is it open on the first of May?", "1 of May"),
+        ("Geht das am dritten Oktober?", "3 Oktober"),
+        ("¿Y el veinticinco de diciembre?", "25 de diciembre"),
+        ("Arriviamo il due giugno 2027", "2 giugno 2027"),
+        ("E no dia primeiro de janeiro?", "1 de janeiro"),
+        ("Zijn jullie open op tweede kerstdag of op zes januari?", "6 januari"),
+    ],
+)
+def test_a_day_of_the_month_in_words_is_read_in_digits(text: str, day: str) -> None:
+    """num2words's ordinals and cardinals of the seven European languages, written before or after
+    the month, become the digits the date parser reads; "tweede kerstdag" names no month."""
+    assert slots.date_phrase_in(text) == day
+
+
+@pytest.mark.parametrize(
     ("text", "language", "origin"),
     [
         ("How do I get to Parc Astérix from Paris?", "en", "Paris"),

@@ -165,3 +165,18 @@ def test_a_holiday_with_its_year_is_that_years() -> None:
 
 def test_a_name_two_holidays_share_is_no_day() -> None:
     assert parse_visit_date("kerstdag", WEDNESDAY).day is None  # first or second Christmas day?
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1 May", dt.date(2027, 5, 1)),
+        ("May 2", dt.date(2027, 5, 2)),
+        ("11 May 2027", dt.date(2027, 5, 11)),
+        ("May 20th", dt.date(2026, 5, 20)),
+    ],
+)
+def test_a_day_of_may_is_that_day_not_the_may_day_holiday(text: str, expected: dt.date) -> None:
+    """A month's name is no holiday's distinctive word: "May Day" must be written whole."""
+    assert parse_visit_date(text, SATURDAY).day == expected
+    assert parse_visit_date("May Day", SATURDAY).day is not None
