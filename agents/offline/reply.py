@@ -43,6 +43,7 @@ class Reading:
     summaries: list[str]
     pool: list[sentences.Candidate]
     stated: list[str] = field(default_factory=list)
+    asked_parts: int = 0  # the question's parts, before those the tools answer are set aside
 
     @classmethod
     def of(
@@ -56,14 +57,14 @@ class Reading:
         """``gathered`` read; ``searched``: the knowledge base was asked besides the tools, so its
         parts are read even when a tool answered."""
         asked_in = reply_language(gathered.question, gathered.language)
-        parts = question_parts(gathered.question, asked_in)
+        parts = asked = question_parts(gathered.question, asked_in)
         calendar = [r for r in gathered.tool_results if r.tool == CALENDAR_TOOL]
         summaries = [s for r in gathered.tool_results if r.tool != CALENDAR_TOOL and (s := r.summary.strip())]
         stated = stated_lines(gathered)
         if any(p.collection == OFFICIAL_COLLECTION for p in gathered.evidence):
             parts = []  # an official answer answers the question, before the visit facts and the rest
-        elif calendar_settled(calendar):  # its lines answer those parts (a question of one part: it)
-            parts = [part for part in parts if len(parts) > 1 and not answered_by_calendar(part, asked_in)]
+        elif calendar_settled(calendar):  # its lines answer those parts: no quote beside them
+            parts = [part for part in parts if not answered_by_calendar(part, asked_in)]
         if (summaries or stated) and not searched:
             parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         free_text = [p for p in gathered.evidence if p.collection not in STATING]
@@ -81,7 +82,7 @@ class Reading:
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
             part.answerable = answerability(part, pool, asked_in)
-        return cls(gathered, kb_language, readings, summaries, pool, stated)
+        return cls(gathered, kb_language, readings, summaries, pool, stated, len(asked))
 
 
 def stated_lines(gathered: Gathered) -> list[str]:
@@ -147,9 +148,16 @@ def answer_kind(reading: Reading) -> AnswerKind:
     some are, "not_found" when the knowledge base answers none and no tool answered."""
     answered = sum(part.answered for part in reading.parts)
     told = bool(reading.summaries or reading.stated)
-    if answered == len(reading.parts) and (answered or told):
+    if (answered == len(reading.parts) and (answered or told)) or stated_answers_it(reading):
         return "answered"
     return "partial" if answered or told else "not_found"
+
+
+def stated_answers_it(reading: Reading) -> bool:
+    """Whether the stated lines (visit facts the turn asked for) answer the question: it has one
+    part, which they were asked for; the knowledge base's sentences on it are quoted when it has
+    them, and no line says it does not."""
+    return bool(reading.stated) and len(reading.parts) == reading.asked_parts == 1
 
 
 def related(reading: Reading) -> list[sentences.Candidate]:
@@ -198,7 +206,8 @@ def _synthesis(reading: Reading) -> str:
         intro = words["intro"].format(note=_quoted_note(quoted, language))
         quotes = "\n".join(f"- {_quote(c)} [{c.number}]" for c in quoted)
         sections.append("\n\n".join(part for part in (intro, quotes) if part))
-    if missing := [p.part for p in reading.parts if not p.answered]:
+    missing = [p.part for p in reading.parts if not p.answered and not stated_answers_it(reading)]
+    if missing:
         sections.append(words["partial"].format(aspects=" ; ".join(missing), url=url))
     return "\n\n".join(sections)
 

@@ -41,3 +41,13 @@ def test_a_day_the_calendar_cannot_settle_is_left_to_the_knowledge_base() -> Non
 def test_a_part_the_calendar_does_not_answer_is_still_read_from_the_knowledge_base() -> None:
     text = answer(f"{QUESTION} Peut-on venir avec une poussette ?", {"open": "closed"})
     assert "fermé (fermé tous les lundis)" in text and "poussette" in text
+
+
+def test_a_question_of_one_part_the_facts_answer_is_not_said_unanswered() -> None:
+    """No opening word the glossary knows ("voir"), so the part is still read from the knowledge
+    base; the facts asked for it answer it, and no line says the knowledge base does not."""
+    text = answer(
+        "Pourra-t-on voir la galerie des Glaces lundi 30 novembre ?", {"open": "closed", "free": None}
+    )
+    assert "fermé (fermé tous les lundis)" in text
+    assert "site officiel" not in text and "ne répond pas" not in text
