@@ -11,6 +11,7 @@ from num2words import num2words
 
 from rag.lexicon.folding import fold_accents
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.scripts import UNSPACED_CHARACTER
 
 _RANGE = re.compile(r"\s*(?:-|–|à|au|to|until|till|bis|al|a)\s*", re.IGNORECASE)
 
@@ -81,9 +82,12 @@ def _calendar_pattern() -> re.Pattern[str]:
 
 
 def weekdays_named(text: str) -> set[int]:
-    """The weekdays ``text`` names, in any of the nine languages (0 is Monday)."""
+    """The weekdays ``text`` names, in any of the nine languages (0 is Monday); a Japanese or
+    Chinese name needs no word boundary ("每月第一个星期日")."""
     days = _calendar_names()[1]
-    names = (_singular(m.group(), days) for m in _calendar_pattern().finditer(fold_accents(text)))
+    folded = fold_accents(text)
+    names = [_singular(m.group(), days) for m in _calendar_pattern().finditer(folded)]
+    names += [name for name in days if UNSPACED_CHARACTER.search(name) and name in folded]
     return {days[name] for name in names if name in days}
 
 

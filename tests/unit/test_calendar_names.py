@@ -11,3 +11,8 @@ def test_a_range_of_months_covers_the_months_between_even_across_the_new_year() 
 
 def test_weekdays_are_recognised_in_any_of_the_nine_languages() -> None:
     assert weekdays_named("samedis et dimanches") == weekdays_named("zaterdag, zondag") == {5, 6}
+
+
+def test_a_japanese_or_chinese_weekday_is_found_inside_a_run_of_characters() -> None:
+    assert weekdays_named("每月第一个星期日免费") == weekdays_named("毎月第1日曜日") == {6}
+    assert weekdays_named("十一月") == set()  # a month, not a weekday
