@@ -190,7 +190,8 @@ def spelled_dates(text: str) -> list[tuple[int, int, str]]:
 
 
 def day_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` names a day: numeric dates, day words ("demain", "Sunday"), days of a month."""
+    """Where ``text`` names a day: numeric dates, day words ("demain", "Sunday"), days of a month (in
+    digits or words)."""
     folded, starts = folded_positions(text)
     found = [(m.start(), m.end()) for m in _NUMERIC_DATE.finditer(text)]
     found += _day_words().find(text)
@@ -205,7 +206,8 @@ def day_modifiers() -> TermMatcher:
 
 
 def day_in(text: str) -> str | None:
-    """The first day the text names, as written ("demain", "next Saturday" -> "Saturday", "14 juillet")."""
+    """The first day the text names, as written ("demain", "next Saturday" -> "Saturday", "14 juillet"),
+    its day of the month in digits when written in words ("am ersten Mai" -> "1 Mai")."""
     found = day_spans(text)
     if not found:
         return None
