@@ -137,14 +137,21 @@ def other_sites(question: str, language: str) -> list[str]:
 
 
 def facts_asked_of_the_estate(request: TurnRequest, aspects: list[str]) -> bool:
-    """Whether a question naming no day asks the visit facts. It asks no forecast ("do the gardens
-    close in a storm?"). A price is the facts' only when a ticket or an entry is asked about, or
-    nothing else is named once the aspect words, places and tickets are set aside ("a night at the
-    Trianon Palace hotel", "the gardens' upkeep"); hours, closures and free entry are when it names a
-    place or a ticket of the facts and no other offer ("the audio guide"), or nothing else."""
-    question, language = request.question, request.language
+    """Whether a question naming no day asks the visit facts: the whole of it, or one of its parts
+    whose own words ask an aspect ("the gardens close at what time? We'd like a late picnic"). It
+    asks no forecast ("do the gardens close in a storm?")."""
     if "weather" in request.topics:
         return False
+    question, language = request.question, request.language
+    asking = [p for p in question_parts(question, language) if p != question and aspects_asked(p, language)]
+    return any(_asks_the_facts(text, language, aspects) for text in [question, *asking])
+
+
+def _asks_the_facts(question: str, language: str, aspects: list[str]) -> bool:
+    """A price is the facts' only when a ticket or an entry is asked about, or nothing else is named
+    once the aspect words, places and tickets are set aside ("a night at the Trianon Palace hotel",
+    "the gardens' upkeep"); hours, closures and free entry are when it names a place or a ticket of
+    the facts and no other offer ("the audio guide"), or nothing else."""
     named = {concept_name(c) for c, _, _ in found_in(question, [language, "en"])}
     ticket = TICKET in named or bool(tickets_named(question))
     if {"price", "free"} & set(aspects) and rate_asked(question, language) == "group":

@@ -343,3 +343,13 @@ def test_a_room_named_with_a_day_asks_whether_its_place_is_open(index: IntentInd
 def test_a_room_named_without_a_day_or_an_opening_word_asks_the_facts_nothing(index: IntentIndex) -> None:
     request = read_turn("Qui a achevé la chapelle royale après la mort de Mansart ?", None, None, index)
     assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+def test_a_part_asking_the_facts_is_theirs_beside_a_sentence_naming_something_else(
+    index: IntentIndex,
+) -> None:
+    """No day: the facts are asked by the part that asks an opening word, whatever the other
+    sentence names ("a picnic" is an offer of the glossary)."""
+    message = "À quelle heure ferme le parc ? On aimerait faire un pique-nique au coucher du soleil."
+    calls = calendar_args(calls_for(read_turn(message, None, None, index), TOOLS))
+    assert [args["place"] for args in calls] == ["park"]
