@@ -86,8 +86,9 @@ class Reading:
 
 
 def stated_lines(gathered: Gathered) -> list[str]:
-    """The lines that head the answer, in bold with their citation: the official answers matched,
-    else the visit facts' lines (an official answer valid that day overrides them)."""
+    """The lines that head the answer, with their citation: the official answers matched, else the
+    visit facts' lines (an official answer valid that day overrides them); in bold, what answers the
+    question."""
     numbers = {p.chunk_id: p.number for p in gathered.evidence if p.number is not None}
     official = [p for p in gathered.evidence if p.collection == OFFICIAL_COLLECTION and p.number is not None]
     if official:
@@ -96,12 +97,21 @@ def stated_lines(gathered: Gathered) -> list[str]:
     for result in gathered.tool_results:
         if result.tool != CALENDAR_TOOL or result.status != "ok" or not result.summary.strip():
             continue
+        asked = set(result.result.get("aspects") or [])
         for item in [*result.result.get("days", []), *result.result.get("facts", [])]:
             text = item.get("line") or item.get("text") or ""
             cited = "".join(f" [{numbers[c]}]" for c in item.get("cites", []) if c in numbers)
             if text and item.get("open") != "unknown":
-                lines.append(f"**{text}**{cited}")
+                lines.append(f"**{text}**{cited}" if _answers_asked(item, asked) else f"{text}{cited}")
     return lines
+
+
+def _answers_asked(item: dict[str, Any], asked: set[str]) -> bool:
+    """Whether a line of the visit facts answers what was asked, and so heads the answer in bold: a
+    day's line always; a fact on no day when it answers an aspect asked (a closed day answers
+    "closed"), not when it is shown beside them (the weekly closing beside the hours asked)."""
+    answers = item.get("answers")
+    return answers is None or not asked or answers in asked or (answers == "holidays" and "closed" in asked)
 
 
 def other_places(part: str, language: str, journey: bool = False) -> list[Place]:

@@ -51,3 +51,31 @@ def test_a_question_of_one_part_the_facts_answer_is_not_said_unanswered() -> Non
     )
     assert "fermé (fermé tous les lundis)" in text
     assert "site officiel" not in text and "ne répond pas" not in text
+
+
+def test_only_the_facts_answering_what_was_asked_are_in_bold() -> None:
+    """Hours asked on no day: the hours head the answer in bold; the weekly closing shown beside
+    them is stated plainly, cited too. Asked whether it closes, the closing is the headline."""
+
+    def lines(aspects: list[str]) -> list[str]:
+        facts = [
+            {"text": "Le Château, haute saison : 09:00–18:30.", "answers": "hours", "cites": []},
+            {"text": "Le Château : fermeture le lundi.", "answers": "closed", "cites": []},
+        ]
+        result = {
+            "tool": "get_visit_calendar",
+            "status": "ok",
+            "summary": "\n".join(f["text"] for f in facts),
+            "result": {"facts": facts, "aspects": aspects},
+        }
+        gathered = Gathered(
+            question="Horaires du château ?", language="fr", queries=[], tool_results=[result]
+        )
+        text = OfflineChatModel().invoke([SystemMessage("prompt"), gathered_message(gathered)]).text
+        return [line.strip() for line in text.splitlines()[:2]]
+
+    assert lines(["hours"]) == [
+        "**Le Château, haute saison : 09:00–18:30.**",
+        "Le Château : fermeture le lundi.",
+    ]
+    assert lines(["closed"])[1] == "**Le Château : fermeture le lundi.**"
