@@ -19,8 +19,8 @@ from num2words import num2words
 
 from agents.answer import value_grammar as grammar
 from rag.lexicon.folding import fold_in_place
+from rag.lexicon.languages import SPELLED_NUMBER_LANGUAGES
 
-WORD_LANGUAGES = ("en", "fr", "es", "de", "it", "pt", "nl")  # num2words has no Chinese; CJK: Unicode
 _LETTER = r"[^\W\d_]"
 _CJK_NUMERALS = "〇零一二三四五六七八九十百千万萬两兩"
 _CJK_RUN = re.compile(f"[{_CJK_NUMERALS}]+")
@@ -38,7 +38,7 @@ def _numbers() -> Iterator[tuple[int, str]]:
 def spelled_numbers() -> dict[str, int]:
     """Folded number words of the seven languages, words joined by one space -> their value."""
     table: dict[str, int] = {}
-    for language in WORD_LANGUAGES:
+    for language in SPELLED_NUMBER_LANGUAGES:
         for number, kind in _numbers():
             try:
                 words = num2words(number, lang=language, to=kind)

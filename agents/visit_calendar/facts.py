@@ -58,14 +58,17 @@ def place_facts(
         hours=kept(calendar.hours),
         special_hours=kept(calendar.special_hours),
         closed_weekdays=kept(calendar.closed_weekdays),
-        closed_dates=[_dates_in(rule, set(months)) for rule in kept(calendar.closed_dates)],
+        closed_dates=[
+            rule for rule in (_dates_in(r, set(months)) for r in kept(calendar.closed_dates)) if rule.dates
+        ],
         free_days=kept(calendar.free_days),
         prices=kept(calendar.prices),
     )
 
 
 def _dates_in(rule: ClosedDates, months: set[int]) -> ClosedDates:
-    """``rule`` with only its dates in ``months`` (all of them when none are asked)."""
+    """``rule`` with only its dates in ``months`` (all of them when none are asked): "closed on 25
+    December" says nothing of a visit in August."""
     if not months:
         return rule
     return rule.model_copy(update={"dates": [day for day in rule.dates if month_day(day)[0] in months]})
@@ -84,8 +87,6 @@ def _holds_in(rule: Rule, calendar: Calendar, months: set[int]) -> bool:
         return bool(set(rule.months) & months)
     if isinstance(rule, FreeDays) and rule.first_sunday_of and not set(rule.first_sunday_of) & months:
         return False
-    if isinstance(rule, ClosedDates):  # "closed on 25 December" says nothing of a visit in August
-        return any(month_day(day)[0] in months for day in rule.dates)
     if isinstance(rule, Price) and rule.event:  # an event's ticket, in the months the event is held
         held = [event_months(e) for e in calendar.events if e.id == rule.event]
         return not held or any(months & held_in for held_in in held)

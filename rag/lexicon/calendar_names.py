@@ -10,7 +10,7 @@ from babel.dates import get_day_names, get_month_names
 from num2words import num2words
 
 from rag.lexicon.folding import fold_accents
-from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.languages import SPELLED_NUMBER_LANGUAGES, SUPPORTED_LANGUAGES
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 
 _RANGE = re.compile(r"\s*(?:-|–|à|au|to|until|till|bis|al|a)\s*", re.IGNORECASE)
@@ -92,7 +92,6 @@ def weekdays_named(text: str) -> set[int]:
 
 
 DAYS_OF_MONTH = range(1, 32)
-SPELLED_LANGUAGES = ("en", "fr", "es", "de", "it", "pt", "nl")  # num2words's; CJK dates use digits
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +99,7 @@ def spelled_days() -> dict[str, int]:
     """Days of the month in words, folded -> their number: ordinals ("premier", "first", "ersten")
     and cardinals from two ("deux", "dos"; "one" is too often no day), from num2words."""
     table: dict[str, int] = {}
-    for language in SPELLED_LANGUAGES:
+    for language in SPELLED_NUMBER_LANGUAGES:
         for day in DAYS_OF_MONTH:
             words = [num2words(day, lang=language, to="ordinal")]
             words += [num2words(day, lang=language)] if day > 1 else []

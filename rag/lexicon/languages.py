@@ -7,6 +7,9 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 
 SUPPORTED_LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
+# The visitor languages num2words spells numbers in; Japanese and Chinese write them in digits or
+# read them from their characters' Unicode values.
+SPELLED_NUMBER_LANGUAGES = ("en", "fr", "es", "de", "it", "pt", "nl")
 DEFAULT_LANGUAGE = "en"
 UNSPACED_LANGUAGES = frozenset({"ja", "zh"})  # written without spaces between words
 PASSAGE_LANGUAGES = (
