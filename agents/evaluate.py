@@ -98,7 +98,7 @@ def score_question(question: dict[str, Any], result: FinalAnswer | ErrorOccurred
         row["abstention_ok"] = declined(result)
     if lines := headline_lines(result.answer):
         row["headline_ok"] = headline_right(lines, question.get("answers") or [], question.get("lang", ""))
-    if question.get("answers") and question.get("type") in {"fact", "multi"}:
+    if question.get("answers") and question.get("type") in {"fact", "multi", "date"}:
         row["facts_ok"] = all(found_aspects(question["answers"], [result.answer]))
         row["facts_ok_values"] = holds_facts(question["answers"], result.answer)
     return row
@@ -137,8 +137,11 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "facts_in_answer_multi": rate([r for r in rows if r.get("type") == "multi"], "facts_ok"),
         "facts_in_answer_fact_values": rate(facts, "facts_ok_values"),
         "fact_questions_abstained": sum(1 for r in facts if r.get("abstained")),
+        "facts_in_answer_date": rate([r for r in rows if r.get("type") == "date"], "facts_ok_values"),
         "headline_precision": rate(rows, "headline_ok"),
         "headlines_shown": sum(1 for r in rows if "headline_ok" in r),
+        "headlines_right": sum(1 for r in rows if r.get("headline_ok")),
+        "headlines_out_of_scope": sum(1 for r in rows if "headline_ok" in r and r.get("type") == "out_of_scope"),
         "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
         if answered
         else None,

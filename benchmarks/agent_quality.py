@@ -38,7 +38,8 @@ def main() -> None:
     keys = (
         "facts_in_answer_fr_fact", "facts_in_answer_fact", "facts_in_answer_fact_values",
         "facts_in_answer_multi", "abstention_out_of_scope",
-        "fact_questions_abstained", "headline_precision", "headlines_shown", "citation_validity", "language",
+        "facts_in_answer_date", "fact_questions_abstained", "headline_precision", "headlines_shown",
+        "headlines_right", "headlines_out_of_scope", "citation_validity", "language",
         "tool_choice", "seconds_p50", "graph_overhead_ms_p50",
     )  # fmt: skip
     print(f"{'':26}" + "".join(f"{half:>8}" for half in halves))

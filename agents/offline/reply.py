@@ -14,6 +14,7 @@ from agents.gathered import Gathered
 from agents.language import read_language, reply_language
 from agents.offline import reader
 from agents.offline.answerability import answerability
+from agents.offline.coverage import StatedFacts, covered
 from agents.reading import slots
 from agents.reading.asked import answered_by_calendar, calendar_settled
 from agents.reading.question_parts import concepts_and_words, question_parts
@@ -44,6 +45,7 @@ class Reading:
     pool: list[sentences.Candidate]
     stated: list[str] = field(default_factory=list)
     asked_parts: int = 0  # the question's parts, before those the tools answer are set aside
+    facts_cover: bool = True  # the visit facts account for all a part asks: in bold, first
 
     @classmethod
     def of(
@@ -60,14 +62,16 @@ class Reading:
         parts = asked = question_parts(gathered.question, asked_in)
         calendar = [r for r in gathered.tool_results if r.tool == CALENDAR_TOOL]
         summaries = [s for r in gathered.tool_results if r.tool != CALENDAR_TOOL and (s := r.summary.strip())]
-        stated = stated_lines(gathered)
-        if any(p.collection == OFFICIAL_COLLECTION for p in gathered.evidence):
-            parts = []  # an official answer answers the question, before the visit facts and the rest
-        elif calendar_settled(calendar):  # its lines answer those parts: no quote beside them
-            parts = [part for part in parts if not answered_by_calendar(part, asked_in)]
-        if (summaries or stated) and not searched:
-            parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         free_text = [p for p in gathered.evidence if p.collection not in STATING]
+        official = any(p.collection == OFFICIAL_COLLECTION for p in gathered.evidence)
+        facts_cover = official or _facts_cover(gathered, asked_in)
+        stated = stated_lines(gathered, facts_cover)
+        if official:
+            parts = []  # an official answer answers the question, before the visit facts and the rest
+        elif facts_cover and calendar_settled(calendar):  # its lines answer those parts: no quote beside
+            parts = [part for part in parts if not answered_by_calendar(part, asked_in)]
+        if (summaries or (stated and facts_cover)) and not searched:
+            parts = []  # the tools answer it all (the question holds only the knowledge base's parts)
         pool = sentences.candidates(free_text, kb_language)
         readings = reader.read_parts(parts, asked_in, pool, embed_queries, vectors) if parts else []
         journey = any(r.tool == TRAVEL_TOOL for r in gathered.tool_results)  # a route was looked up
@@ -82,13 +86,35 @@ class Reading:
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
             part.answerable = answerability(part, pool, asked_in)
-        return cls(gathered, kb_language, readings, summaries, pool, stated, len(asked))
+        return cls(gathered, kb_language, readings, summaries, pool, stated, len(asked), facts_cover)
 
 
-def stated_lines(gathered: Gathered) -> list[str]:
+def _facts_cover(gathered: Gathered, language: str) -> bool:
+    """Whether the visit facts' lines of the turn account for a part of the question whole
+    (``agents.offline.coverage``)."""
+    items = [
+        item
+        for result in gathered.tool_results
+        if result.tool == CALENDAR_TOOL and result.status == "ok" and result.summary.strip()
+        for item in [*result.result.get("days", []), *result.result.get("facts", [])]
+    ]
+    if not items:
+        return False
+    answered = {
+        a for r in gathered.tool_results if r.tool == CALENDAR_TOOL for a in r.result.get("aspects") or []
+    }
+    facts = StatedFacts(
+        places=frozenset(item.get("place", "") for item in items),
+        aspects=frozenset(answered),
+        visitors=frozenset(v for item in items for v in item.get("visitors") or []),
+    )
+    return covered(gathered.question, language, facts)
+
+
+def stated_lines(gathered: Gathered, facts_cover: bool = True) -> list[str]:
     """The lines that head the answer, with their citation: the official answers matched, else the
     visit facts' lines (an official answer valid that day overrides them); in bold, what answers the
-    question."""
+    question, when the facts account for all a part of it asks (``facts_cover``)."""
     numbers = {p.chunk_id: p.number for p in gathered.evidence if p.number is not None}
     official = [p for p in gathered.evidence if p.collection == OFFICIAL_COLLECTION and p.number is not None]
     if official:
@@ -102,7 +128,8 @@ def stated_lines(gathered: Gathered) -> list[str]:
             text = item.get("line") or item.get("text") or ""
             cited = "".join(f" [{numbers[c]}]" for c in item.get("cites", []) if c in numbers)
             if text and item.get("open") != "unknown":
-                lines.append(f"**{text}**{cited}" if _answers_asked(item, asked) else f"{text}{cited}")
+                bold = facts_cover and _answers_asked(item, asked)
+                lines.append(f"**{text}**{cited}" if bold else f"{text}{cited}")
     return lines
 
 
@@ -157,7 +184,7 @@ def answer_kind(reading: Reading) -> AnswerKind:
     """ "answered" when every part is (or a tool answered a question without one), "partial" when
     some are, "not_found" when the knowledge base answers none and no tool answered."""
     answered = sum(part.answered for part in reading.parts)
-    told = bool(reading.summaries or reading.stated)
+    told = bool(reading.summaries or (reading.stated and reading.facts_cover))
     if (answered == len(reading.parts) and (answered or told)) or stated_answers_it(reading):
         return "answered"
     return "partial" if answered or told else "not_found"
@@ -167,7 +194,7 @@ def stated_answers_it(reading: Reading) -> bool:
     """Whether the stated lines (visit facts the turn asked for) answer the question: it has one
     part, which they were asked for; the knowledge base's sentences on it are quoted when it has
     them, and no line says it does not."""
-    return bool(reading.stated) and len(reading.parts) == reading.asked_parts == 1
+    return reading.facts_cover and bool(reading.stated) and len(reading.parts) == reading.asked_parts == 1
 
 
 def related(reading: Reading) -> list[sentences.Candidate]:
@@ -201,11 +228,14 @@ def _synthesis(reading: Reading) -> str:
     language = reading.gathered.language or "en"
     words, url = replies(language), phrases()["official_website"]
     answered = [part for part in reading.parts if part.answered]
+    beside = ["  \n".join(reading.stated)] if reading.stated and not reading.facts_cover else []
     if answer_kind(reading) == "not_found":
         nearby = "\n".join(f"- {_quote(c)} [{c.number}]" for c in related(reading))
         closest = words["related"].format(note=_quoted_note(related(reading), language))
-        return "\n\n".join([words["abstain"].format(url=url), *([closest, nearby] if nearby else [])])
-    sections = ["  \n".join(reading.stated)] if reading.stated else []
+        return "\n\n".join(
+            [words["abstain"].format(url=url), *([closest, nearby] if nearby else []), *beside]
+        )
+    sections = ["  \n".join(reading.stated)] if reading.stated and reading.facts_cover else []
     if reading.summaries:
         sections.append("\n".join([words["tools"], *(f"- “{s}”" for s in reading.summaries)]))
     if answered:
@@ -219,7 +249,7 @@ def _synthesis(reading: Reading) -> str:
     missing = [p.part for p in reading.parts if not p.answered and not stated_answers_it(reading)]
     if missing:
         sections.append(words["partial"].format(aspects=" ; ".join(missing), url=url))
-    return "\n\n".join(sections)
+    return "\n\n".join([*sections, *beside])  # facts that do not answer it all follow the evidence
 
 
 def _with_follower(

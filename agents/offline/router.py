@@ -29,7 +29,7 @@ from agents.reading.asked import (
     places_asked,
     tickets_named,
 )
-from agents.reading.question_parts import question_parts
+from agents.reading.question_parts import part_kinds, question_parts
 from agents.reading.request import TurnRequest
 from rag.lexicon.calendar_names import months_covered
 from rag.lexicon.concepts import concept_name, found_in, is_estate_place, roles
@@ -59,7 +59,13 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
     weather, travel, language = request.weather, request.travel, request.language
     if weather and not weather.far and "get_weather" in tools:
         calls.append(("get_weather", {"date": weather.day, "place": weather.place, "language": language}))
-    if travel and travel.origin and not travel.far and "get_travel_info" in tools:
+    if (
+        travel
+        and travel.origin
+        and not travel.far
+        and "get_travel_info" in tools
+        and not _asks_a_fare(request)
+    ):
         calls.append(
             ("get_travel_info", {"origin": travel.origin, "mode": travel.mode, "language": language})
         )
@@ -69,6 +75,13 @@ def calls_for(request: TurnRequest, tools: set[str]) -> list[Call]:
         queries = asked or question_parts(request.message, language) or [request.message]
         calls += [("search_knowledge_base", {"query": query}) for query in queries]
     return calls
+
+
+def _asks_a_fare(request: TurnRequest) -> bool:
+    """Whether the turn asks what a journey costs: the travel tool gives routes and their times, never
+    a fare, so the knowledge base is asked (and says plainly when it does not know)."""
+    parts = question_parts(request.message, request.language) or [request.message]
+    return any(kind.name == "price" for kinds in part_kinds(parts, request.language) for kind in kinds)
 
 
 def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:

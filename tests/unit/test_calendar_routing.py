@@ -353,3 +353,25 @@ def test_a_part_asking_the_facts_is_theirs_beside_a_sentence_naming_something_el
     message = "À quelle heure ferme le parc ? On aimerait faire un pique-nique au coucher du soleil."
     calls = calendar_args(calls_for(read_turn(message, None, None, index), TOOLS))
     assert [args["place"] for args in calls] == ["park"]
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("What does a cab from Charles de Gaulle airport to the palace cost?", "en"),
+        ("Combien coûte un taxi depuis la gare Montparnasse jusqu'au château ?", "fr"),
+        ("Was kostet ein Taxi vom Flughafen Orly zum Schloss?", "de"),
+    ],
+)
+def test_a_fare_is_not_asked_of_the_route_tool(message: str, language: str, index: IntentIndex) -> None:
+    """The travel tool gives routes and their times, never a fare: the knowledge base is asked."""
+    calls = calls_for(read_turn(message, None, language, index), TOOLS)
+    assert "get_travel_info" not in [name for name, _ in calls]
+    assert "search_knowledge_base" in [name for name, _ in calls]
+
+
+def test_a_route_by_taxi_still_asks_the_route_tool(index: IntentIndex) -> None:
+    calls = calls_for(
+        read_turn("How do I get to the palace from Orly airport by taxi?", None, "en", index), TOOLS
+    )
+    assert "get_travel_info" in [name for name, _ in calls]

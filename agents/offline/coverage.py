@@ -1,0 +1,90 @@
+"""Whether the visit facts' lines account for the whole of what a question asks: the coverage check
+that decides if they head the answer in bold.
+
+A question part is covered when, once set aside what the lines explain (their places with the rooms
+they contain, the aspect they answer, the day, months or season, the tickets they price, and for a
+price the rates) and what only gives the question its form (stop words, question words, the
+glossary's neutral concepts), it names no subject the lines are not about: no offer or service ("the
+ticket desks", "a show", "the café"), no other place, no group of visitors and no age when a price or
+free entry is asked (what a visitor pays depends on who they are), and no way of buying ("on site",
+"online"). Words outside the glossary and its topics of their own ("walk", "arrive") are left to the
+question's phrasing: the knowledge base uses many of them too, so finding them in the evidence does not
+tell a subject from a visitor's circumstance (measured on the visit-facts set: it halved its bold lines).
+The lines are in bold only when a part of the question that asks them something is covered; otherwise
+the evidence comes first and the lines follow it, plainly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.reading.asked import aspect_spans, aspects_asked, place_spans, ticket_cues
+from agents.reading.question_parts import question_parts
+from agents.reading.slots import day_modifiers, day_spans
+from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
+from rag.lexicon.folding import blanked
+from rag.lexicon.glossary import Concept
+
+PRICED = frozenset({"price", "free"})  # aspects whose answer depends on the visitor
+_CONTEXT = re.compile(r"\s*\([^()]*\)\s*$")  # a part's context, "(the part it follows)"
+_AGE = re.compile(r"\d")
+
+
+@dataclass(frozen=True)
+class StatedFacts:
+    """What the turn's visit-facts lines state: their places, the aspects they were asked, and what
+    of the visitor a line answers for: glossary concepts of visitors ("child", "student") and "age"
+    (none: the default visitor)."""
+
+    places: frozenset[str]
+    aspects: frozenset[str]
+    visitors: frozenset[str] = field(default_factory=frozenset)
+
+
+def covered(question: str, language: str, facts: StatedFacts) -> bool:
+    """Whether one part of ``question`` that asks the visit facts something is explained whole by
+    ``facts``."""
+    parts = [_CONTEXT.sub("", part) for part in question_parts(question, language)] or [question]
+    asking = [part for part in parts if aspects_asked(part, language, dated=True)] or parts[:1]
+    return any(not unexplained(part, language, facts) for part in asking)
+
+
+def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
+    """The subjects ``part`` names that ``facts`` do not explain (see the module's docstring), by the
+    glossary's concept names ("age" for a visitor's age); empty when the facts account for all of it."""
+    spans = [(a, b) for _, a, b in aspect_spans(part, language, dated=True)]
+    spans += [*day_spans(part), *day_modifiers().find(part)]
+    spans += [(a, b) for a, b, key in place_spans(part, language) if key in facts.places]
+    spans += ticket_cues().find(part)
+    rest = blanked(part, spans)
+    left = [concept_name(c) for c, _, _ in found_in(rest, [language, "en"]) if not _explained(c, facts)]
+    if facts.aspects & PRICED and _states_an_age(part, language) and "age" not in facts.visitors:
+        left.append("age")
+    return left
+
+
+def _explained(concept: Concept, facts: StatedFacts) -> bool:
+    """Whether a concept the part names is explained by the facts or by the question's form."""
+    name, role = concept_name(concept), roles()
+    if name in role["neutral"] or name in role["question"]:
+        return True
+    if name in role["qualifiers"]:
+        rate = name in _RATES or name in role["rates_for_some"]
+        return name not in _BUYING and (not rate or bool(facts.aspects & PRICED))
+    kind = subject_kind(concept)
+    if kind == "visitors":
+        return name in facts.visitors or not facts.aspects & PRICED
+    return kind is None  # an offer, a service or a place the lines are not about is a subject
+
+
+def _states_an_age(part: str, language: str) -> bool:
+    """Whether the part gives a visitor's age: a number beside the glossary's concept of age."""
+    names = {concept_name(c) for c, _, _ in found_in(part, [language, "en"])}
+    return "age" in names and bool(_AGE.search(part))
+
+
+# Qualifiers no line explains (a way of buying) and those a price explains (a rate); the others say
+# when (a season, a month, a time of day), which the line's day or months state.
+_BUYING = frozenset({"online", "on site"})
+_RATES = frozenset({"full price", "adult"})  # with the roles file's ``rates_for_some``

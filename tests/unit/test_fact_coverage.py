@@ -1,0 +1,79 @@
+"""The coverage check: a visit-facts line heads the answer in bold only when it accounts for all that
+a part of the question asks (its place, what is asked, the day, the visitor), never when the question
+names a subject the line is not about. Phrasings written for this test, in several languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.coverage import StatedFacts, covered, unexplained
+
+HOURS = StatedFacts(places=frozenset({"palace"}), aspects=frozenset({"hours"}))
+GARDEN_HOURS = StatedFacts(places=frozenset({"gardens"}), aspects=frozenset({"hours"}))
+PRICE = StatedFacts(places=frozenset({"palace"}), aspects=frozenset({"price"}))
+FREE = StatedFacts(places=frozenset({"gardens"}), aspects=frozenset({"free"}))
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "facts"),
+    [
+        ("Le château ouvre à quelle heure samedi prochain ?", "fr", HOURS),
+        ("We're coming with my grandparents: when does the palace close this Friday?", "en", HOURS),
+        ("¿A qué hora cierran los jardines en invierno?", "es", GARDEN_HOURS),
+        ("Wie viel kostet der Eintritt ins Schloss?", "de", PRICE),
+        ("Quanto costa il biglietto ridotto per la Reggia?", "it", PRICE),
+        ("Os jardins são gratuitos em dezembro?", "pt", FREE),
+        ("Hoe laat sluit het paleis op zondag? We willen daarna uit eten.", "nl", HOURS),
+        ("宮殿は何時に開きますか？", "ja", HOURS),
+    ],
+)
+def test_a_line_answering_all_that_is_asked_covers_the_question(
+    question: str, language: str, facts: StatedFacts
+) -> None:
+    assert covered(question, language, facts)
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "facts", "subject"),
+    [
+        ("Jusqu'à quelle heure le café du château sert-il ?", "fr", HOURS, "cafe"),
+        ("What time does the palace gift shop close?", "en", HOURS, "shop"),
+        ("¿Cuánto cuesta el aparcamiento del palacio?", "es", PRICE, "parking"),
+        ("Wann beginnt die Führung im Schloss am Samstag?", "de", HOURS, "guided tour"),
+        ("Quanto costa l'audioguida della Reggia?", "it", PRICE, "audio guide"),
+        ("Os estudantes pagam o bilhete do palácio?", "pt", PRICE, "student"),
+        ("Tot hoe laat is de kassa van het paleis open?", "nl", HOURS, "on site"),
+    ],
+)
+def test_a_subject_the_line_is_not_about_leaves_it_uncovered(
+    question: str, language: str, facts: StatedFacts, subject: str
+) -> None:
+    assert subject in unexplained(question, language, facts)
+    assert not covered(question, language, facts)
+
+
+def test_a_visitors_age_matters_to_a_price_not_to_the_hours() -> None:
+    question = "Ma fille a 9 ans : combien coûte son billet pour le château ?"
+    assert "age" in unexplained(question, "fr", PRICE)
+    assert not covered(question, "fr", PRICE)
+    assert covered("Mes enfants ont 9 et 11 ans : à quelle heure ouvre le château ?", "fr", HOURS)
+
+
+def test_a_line_for_that_visitor_covers_the_age() -> None:
+    question = "My daughter is 9: how much is her palace ticket?"
+    for_her = StatedFacts(
+        places=frozenset({"palace"}), aspects=frozenset({"price"}), visitors=frozenset({"age", "child"})
+    )
+    assert covered(question, "en", for_her)
+    assert not covered(question, "en", PRICE)
+
+
+def test_another_place_of_the_facts_is_not_covered_by_this_place_s_line() -> None:
+    question = "Quando chiudono i giardini domenica?"
+    assert covered(question, "it", GARDEN_HOURS)
+    assert not covered(question, "it", HOURS)
+
+
+def test_one_part_covered_is_enough_the_other_is_the_knowledge_base_s() -> None:
+    question = "When do the gardens close on Sunday? And is there a restaurant near the Grand Canal?"
+    assert covered(question, "en", GARDEN_HOURS)
