@@ -230,11 +230,9 @@ def date_phrase_in(text: str) -> str | None:
         _, end, phrase = spelled[0]
         year = _YEAR_AFTER.match(text[end:])
         return phrase + (text[end : end + year.end()] if year else "")
-    if not found:
-        day = day_in(text)
-        if day is None and holiday_day(text, dt.date.today()) is not None:
-            return text  # a holiday by its name ("le jour de Noël", "元旦"): the date parser reads it
-        return day
+    if not found:  # a holiday by its name ("le jour de Noël", "lundi de Pâques", "元旦"), before a
+        # weekday its name may hold: the date parser reads the holiday
+        return text if holiday_day(text, dt.date.today()) is not None else day_in(text)
     start, end = min(found, key=lambda span: (span[0], -span[1]))
     if year := _YEAR_AFTER.match(text[end:]):
         end += year.end()

@@ -6,6 +6,7 @@ ellipsis rules are pure and run without one.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
 from agents.reading.intent import IntentIndex, intent_index, load_examples
 from agents.reading.read import read_conversation, read_turn
 from agents.reading.request import TOPICS, KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
+from agents.tools.dates import parse_visit_date
 
 LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
 TOOLS = {"search_knowledge_base", "get_weather", "get_travel_info"}
@@ -608,3 +610,20 @@ def test_a_word_that_only_begins_like_an_origin_marker_starts_no_journey() -> No
     """ "descends" begins like "de": it says nothing of where a journey starts."""
     assert slots.destination_elsewhere("Je descends à Paris ce soir.", "fr") is None
     assert slots.destination_elsewhere("Je viens de Lyon et je vais à Paris.", "fr") == "Paris"
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("Peut-on visiter Trianon le lundi de Pentecôte ?", "fr"),
+        ("Are the gardens open on Whit Monday?", "en"),
+    ],
+)
+def test_a_holiday_named_with_its_weekday_is_the_holiday_not_the_coming_weekday(
+    message: str, language: str
+) -> None:
+    """The weekday a holiday's name holds ("lundi", "Monday") is not read before the holiday."""
+    phrase = slots.date_phrase_in(message)
+    assert phrase is not None
+    today = dt.date(2026, 12, 7)
+    assert parse_visit_date(phrase, today, (language,)).day == dt.date(2027, 5, 17)
