@@ -26,8 +26,10 @@ Per question:
   true of the question's place in the season of its day (PLACE_FACTS, typed from the corpus; either
   season for a question without a day): a wrong headline.
 Prints n, right, cited, right_and_cited, bold_wrong and bold_false for the tune and check halves (and
-all), and a per-language and per-aspect breakdown; ``--show-misses`` prints each miss with its first 3
-lines. Saves the rows to benchmarks/results/visit_facts_quality.json.
+all), and a per-language and per-aspect breakdown; then asks the negatives of
+data/eval/visit_facts_negatives.jsonl (the facts' words, asking of a café, a shop, a show, a tour, a
+visitor's age...) and counts those headed in bold, which should be none; ``--show-misses`` prints
+each miss with its first 3 lines. Saves the rows to benchmarks/results/visit_facts_quality.json.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from benchmarks._common import EVAL_SETS, ROOT, save_result, split_halves
 from rag.evaluate import normalise, read_jsonl
 
 QUESTIONS = EVAL_SETS / "visit_facts.jsonl"
+NEGATIVES = EVAL_SETS / "visit_facts_negatives.jsonl"  # the facts' words, asking something else
 CORPUS = ROOT / "data" / "corpus"
 HEAD_LINES = 3
 FIGURES = ("right", "cited", "right_and_cited", "bold_wrong", "bold_false")
@@ -255,6 +258,27 @@ def ask(service: Any, question: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def headed_in_bold(service: Any, question: dict[str, Any]) -> dict[str, Any]:
+    """A negative (a question sharing the facts' words that asks something else) asked in its own
+    thread: whether its answer has a bold line, which it never should."""
+    set_today(service, dt.date.fromisoformat(question["today"]))
+    final = service.ask(question["question"], thread_id=f"visit-facts-{question['id']}")
+    answer = getattr(final, "answer", "") or ""
+    return {"id": question["id"], "lang": question["lang"], "bold": bool(_BOLD.search(answer))}
+
+
+def report_negatives(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many negatives of each half were headed in bold (the target: none)."""
+    counts = {half: sum(r["bold"] for r in members) for half, members in split_halves(rows).items()}
+    sizes = {half: len(members) for half, members in split_halves(rows).items()}
+    print(
+        "\nnegatives headed in bold: "
+        + "  ".join(f"{half} {counts[half]} of {sizes[half]}" for half in ("tune", "check", "all"))
+    )
+    print("  " + " ".join(r["id"] for r in rows if r["bold"]))
+    return {"headed_in_bold": counts, "n": sizes}
+
+
 def figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """n and the count of each figure."""
     return {"n": len(rows)} | {key: sum(bool(row[key]) for row in rows) for key in FIGURES}
@@ -319,8 +343,10 @@ def main() -> None:
     with corpus_index(args.index) as index, tempfile.TemporaryDirectory() as folder:
         service = offline_service(index, Path(folder))
         rows = [ask(service, question) for question in questions]
+        negatives = [headed_in_bold(service, q) for q in read_jsonl(NEGATIVES)[: args.limit]]
         model = service.model_name
     payload = report(rows)
+    payload["negatives"] = report_negatives(negatives)
     if args.show_misses:
         show_misses(rows)
     errors = [row["id"] for row in rows if row.get("error")]
