@@ -10,7 +10,8 @@ free entry is asked (what a visitor pays depends on who they are), and no way of
 "online"). Words outside the glossary and its topics of their own ("walk", "arrive") are left to the
 question's phrasing: the knowledge base uses many of them too, so finding them in the evidence does not
 tell a subject from a visitor's circumstance (measured on the visit-facts set: it halved its bold lines).
-The lines are in bold only when a part of the question that asks them something is covered; otherwise
+It names no kind of value the facts never give either (a year, a length, a distance). The lines are
+in bold only when every part of the question that asks them something is covered; otherwise
 the evidence comes first and the lines follow it, plainly.
 """
 
@@ -43,11 +44,15 @@ class StatedFacts:
 
 
 def covered(question: str, language: str, facts: StatedFacts) -> bool:
-    """Whether one part of ``question`` that asks the visit facts something is explained whole by
-    ``facts``."""
+    """Whether every part of ``question`` that asks the visit facts something is explained whole by
+    ``facts`` (a part that asks nothing of them, "we'd like a late picnic", is the knowledge base's)."""
     parts = [_CONTEXT.sub("", part) for part in question_parts(question, language)] or [question]
-    asking = [part for part in parts if aspects_asked(part, language, dated=True)] or parts[:1]
-    return any(not unexplained(part, language, facts) for part in asking)
+    asking = (
+        [part for part in parts if aspects_asked(part, language)]
+        or [part for part in parts if aspects_asked(part, language, dated=True)]
+        or parts[:1]
+    )  # the parts whose words ask an aspect; else those asking to visit on a day; else the question
+    return all(not unexplained(part, language, facts) for part in asking)
 
 
 def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
@@ -58,7 +63,12 @@ def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     spans += [(a, b) for a, b, key in place_spans(part, language) if key in facts.places]
     spans += ticket_cues().find(part)
     rest = blanked(part, spans)
-    left = [concept_name(c) for c, _, _ in found_in(rest, [language, "en"]) if not _explained(c, facts)]
+    found = {concept_name(c): c for c, _, _ in found_in(rest, [language, "en"])}
+    left = [name for name, concept in found.items() if not _explained(concept, facts)]
+    if (
+        "age" not in found
+    ):  # "how long", "which year": a kind of value no visit fact gives ("6 years": an age)
+        left += [name for name in found if name in _OTHER_VALUES]
     if facts.aspects & PRICED and _states_an_age(part, language) and "age" not in facts.visitors:
         left.append("age")
     return left
@@ -88,3 +98,5 @@ def _states_an_age(part: str, language: str) -> bool:
 # when (a season, a month, a time of day), which the line's day or months state.
 _BUYING = frozenset({"online", "on site"})
 _RATES = frozenset({"full price", "adult"})  # with the roles file's ``rates_for_some``
+# The glossary's concepts asking a kind of value that no visit fact gives (a year, a size, a distance).
+_OTHER_VALUES = frozenset({"year", "century", "surface area", "length", "how far"})

@@ -74,6 +74,23 @@ def test_another_place_of_the_facts_is_not_covered_by_this_place_s_line() -> Non
     assert not covered(question, "it", HOURS)
 
 
-def test_one_part_covered_is_enough_the_other_is_the_knowledge_base_s() -> None:
-    question = "When do the gardens close on Sunday? And is there a restaurant near the Grand Canal?"
+def test_a_part_asking_nothing_of_the_facts_is_left_to_the_knowledge_base() -> None:
+    question = "When do the gardens close on Sunday? We would like to eat at a restaurant near the canal."
     assert covered(question, "en", GARDEN_HOURS)
+
+
+def test_every_part_asking_the_facts_must_be_covered() -> None:
+    question = "When does the palace open on Saturday, and until what time is its café open?"
+    assert not covered(question, "en", HOURS)
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("En quelle année le Petit Trianon a-t-il ouvert au public ?", "fr"),
+        ("Wie lang ist die Spiegelgalerie im Schloss?", "de"),
+    ],
+)
+def test_a_kind_of_value_no_fact_gives_is_not_covered(question: str, language: str) -> None:
+    facts = StatedFacts(places=frozenset({"palace", "trianon"}), aspects=frozenset({"hours"}))
+    assert not covered(question, language, facts)
