@@ -482,11 +482,11 @@ def test_after_a_question_the_server_fails_on_the_conversation_takes_the_next_on
                 content=body % json.dumps(question),  # a lone surrogate as JSON writes it
                 headers={"content-type": "application/json"},
             )
-            for _ in range(50):  # the claim goes once the server has finished with the run
+            for _ in range(15):  # the claim goes once the server has finished with the run
                 thread = await client.threads.get(thread_id)
                 if thread["status"] != "busy":
                     break
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.2)
             return failed.status_code, thread, await _ask_raw(http, thread_id, PASSEPORT)
 
     _, thread, after = asyncio.run(fail_then_ask())
