@@ -58,6 +58,7 @@ def langgraph_dev(env: dict[str, str], output: IO[bytes] | int) -> Iterator[str]
     command = [str(BIN / "langgraph"), "dev", "--config", str(REPO_ROOT / "langgraph.json"), "--no-browser",
                "--no-reload", "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
+    env = {**env, "LANGGRAPH_CLI_NO_ANALYTICS": "1"}  # as make api: nothing posted to LangChain
     with running_server(command, f"{url}/ok", timeout=180, cwd=REPO_ROOT, env=env, output=output):
         yield url
 
