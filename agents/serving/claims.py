@@ -18,7 +18,7 @@ import asyncio
 import logging
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import cache
 from typing import Any
 
@@ -34,6 +34,16 @@ UNAVAILABLE = "Your question could not be taken in this conversation just now: a
 ABANDONED = "The server stopped during this run; the conversation accepts the next question."
 
 ThreadRead = Callable[[], Awaitable[dict[str, Any] | None]]  # the server's view of the thread, as its owner
+
+
+_background: set[asyncio.Task[Any]] = set()  # referenced until done: the event loop keeps weak ones
+
+
+def in_background(work: Coroutine[Any, Any, Any]) -> None:
+    """Run ``work`` in a task of its own, which no request's cancellation reaches."""
+    task = asyncio.get_running_loop().create_task(work)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
 
 
 def advisory_key(thread_id: str) -> int:
@@ -70,14 +80,18 @@ class ConversationClaims:
         if thread_id in self._held:
             return False
         self._held.add(thread_id)  # no await since the check above: one request of this process wins
+        if self.database_url is None:
+            return True
+        asking = asyncio.ensure_future(self._ask("pg_try_advisory_lock", thread_id))
         try:
-            granted = self.database_url is None or await self._ask("pg_try_advisory_lock", thread_id)
-        except BaseException as error:
-            self._held.discard(thread_id)
-            if isinstance(error, Exception):
-                logger.warning("A conversation could not be claimed (%s).", type(error).__name__)
-                raise VisitorRefused(503, UNAVAILABLE) from error
+            granted = await asyncio.shield(asking)
+        except asyncio.CancelledError:  # the client left: a lock granted meanwhile is given back
+            asking.add_done_callback(lambda _: in_background(self.release(thread_id)))
             raise
+        except Exception as error:
+            self._held.discard(thread_id)
+            logger.warning("A conversation could not be claimed (%s).", type(error).__name__)
+            raise VisitorRefused(503, UNAVAILABLE) from error
         if not granted:
             self._held.discard(thread_id)
         return granted
@@ -94,7 +108,11 @@ class ConversationClaims:
             self._held.discard(thread_id)
 
     async def execute(self, sql: str, values: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """Run one statement on the claims' connection (rows, or [] when it returns none)."""
+        """Run one statement on the claims' connection (rows, or [] when it returns none); a caller
+        cancelled meanwhile does not interrupt it, which would leave the shared connection unusable."""
+        return await asyncio.shield(self._execute(sql, values))
+
+    async def _execute(self, sql: str, values: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         async with self._statement:
             connection = await self._connect()
             cursor = await connection.execute(sql, values)
@@ -186,9 +204,6 @@ async def release_after_run(claims: ConversationClaims, thread_id: str, read: Th
         await claims.release(thread_id)
 
 
-_releasing: set[asyncio.Task[None]] = set()  # referenced until done: the event loop keeps weak ones
-
-
 async def run_claimed(
     claims: ConversationClaims, thread_id: str, forward: Callable[[], Awaitable[None]], read: ThreadRead
 ) -> None:
@@ -197,9 +212,7 @@ async def run_claimed(
     try:
         await forward()
     finally:
-        task = asyncio.get_running_loop().create_task(release_after_run(claims, thread_id, read))
-        _releasing.add(task)
-        task.add_done_callback(_releasing.discard)
+        in_background(release_after_run(claims, thread_id, read))
 
 
 async def settle_abandoned(claims: ConversationClaims) -> int:

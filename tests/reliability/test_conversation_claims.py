@@ -108,3 +108,25 @@ def test_an_unreachable_database_refuses_the_question_in_a_sentence_and_holds_no
 
     assert refused.status == 503 and "ask again in a moment" in refused.message
     assert not held
+
+
+def test_a_client_leaving_while_its_claim_is_asked_leaves_no_lock_behind(postgres_url: str) -> None:
+    async def leave_mid_claim() -> bool:
+        leaving, other = ConversationClaims(postgres_url), ConversationClaims(postgres_url)
+        try:
+            assert await leaving.claim("warm-up")  # connected: the next claim is one statement
+            asking = asyncio.ensure_future(leaving.claim("thread-1"))
+            await asyncio.sleep(0)  # the lock is being asked for
+            asking.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await asking
+            for _ in range(50):
+                await asyncio.sleep(0.02)
+                if not leaving.held("thread-1"):
+                    break
+            return await other.claim("thread-1")
+        finally:
+            await leaving.close()
+            await other.close()
+
+    assert asyncio.run(leave_mid_claim())
