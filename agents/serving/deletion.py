@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 from agents.erasure import ORPHAN_RUN_EVENTS
+from agents.serving.claims import served_claims
 from agents.serving.feedback import question_log
 
 
@@ -17,8 +18,9 @@ async def erase_deleted_thread(checkpointer: Any | None, thread_id: str) -> None
     Aegra's, or None on ``langgraph dev``)."""
     if checkpointer is not None:
         await checkpointer.adelete_thread(thread_id)
-        async with checkpointer.conn.connection() as connection:  # Aegra's pool: its own database
-            await connection.execute(ORPHAN_RUN_EVENTS)
+    claims = served_claims()
+    if claims.database_url is not None:  # Aegra's database
+        await claims.execute(ORPHAN_RUN_EVENTS, ())
     log = question_log()
     if log is not None:
         await asyncio.to_thread(log.forget_thread, thread_id)
