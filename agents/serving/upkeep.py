@@ -27,12 +27,10 @@ logger = logging.getLogger(__name__)
 
 
 def served_settings(database_url: str) -> AgentSettings:
-    """The agent's settings, its conversations in Aegra's database (``AGENT_CHECKPOINT_URL`` when set,
-    as docs/deploy.md sets it)."""
-    settings = AgentSettings()
-    if settings.checkpoint_url is None:
-        settings = settings.model_copy(update={"checkpoint_url": SecretStr(database_url)})
-    return settings
+    """The agent's settings with the conversations in Aegra's database, where the served ones are (the
+    questions log is there too when ``AGENT_CHECKPOINT_URL`` names it, as docs/deploy.md does; elsewhere
+    it applies its retention as turns arrive)."""
+    return AgentSettings().model_copy(update={"checkpoint_url": SecretStr(database_url)})
 
 
 async def upkeep_once() -> None:
