@@ -8,8 +8,9 @@ server has finished every run the request started (streamed, awaited or in the b
 released after a failure too. The turn cap is counted while the claim is held, so it is atomic as well.
 
 Should a process die mid-answer (a crash, an OOM kill), PostgreSQL ends its session and the claims with
-it; what the dead process left ``busy`` in Aegra's tables is settled by the next claim on the thread and by
-:func:`settle_abandoned` when a server starts, so no conversation stays busy.
+it; what the dead process left ``busy`` or ``running`` in Aegra's tables is settled when a server starts
+and at each upkeep (:func:`settle_abandoned`), and after the thread's next run (:func:`settle`), so no
+conversation stays busy.
 """
 
 from __future__ import annotations
