@@ -57,11 +57,12 @@ dev: setup
 	$(BIN)/streamlit run streamlit_app.py $(STREAMLIT_FLAGS) --server.fileWatcherType auto --server.runOnSave true
 
 ## The agent served the LangGraph way for development: `langgraph dev` on http://127.0.0.1:$(PORT)
-## (2024 unless PORT=...), graph id `visitor`, threads in memory. ORIGINS: the web pages' origins
-## allowed to call it (CORS, comma-separated). Production is Aegra on PostgreSQL: docs/deploy.md.
+## (2024 unless PORT=...), graph id `visitor`, threads kept in .langgraph_api/ (git-ignored). ORIGINS:
+## the web pages' origins allowed to call it (CORS, comma-separated). Production is Aegra on PostgreSQL:
+## docs/deploy.md. LANGGRAPH_CLI_NO_ANALYTICS=1: langgraph dev would otherwise post usage analytics.
 api: setup-serving
 	$(BIN)/python -m rag index $(CORPUS)
-	CORS_ALLOW_ORIGINS="$(ORIGINS)" $(BIN)/langgraph dev --no-browser --no-reload --host $(ADDRESS) --port $(API_PORT)
+	LANGGRAPH_CLI_NO_ANALYTICS=1 CORS_ALLOW_ORIGINS="$(ORIGINS)" $(BIN)/langgraph dev --no-browser --no-reload --host $(ADDRESS) --port $(API_PORT)
 
 ## Install, index, and answer one question in the terminal: make ask Q="..."
 ask: setup

@@ -5,7 +5,9 @@ questions log (with its feedback), in the SQLite file or in PostgreSQL.
 written while it was on still age out); ``python -m agents forget THREAD`` erases one conversation on
 a visitor's request and says what it removed: in a PostgreSQL database Aegra serves from, its own rows
 of the conversation too (the ``thread``, its ``runs``, whose ``input`` holds the question as typed, and
-their streamed ``run_events``), found by their tables, absent elsewhere.
+their streamed ``run_events``), found by their tables, absent elsewhere. A run's events carry no thread
+id and outlive the runs Aegra deletes with a thread, so every event whose run is gone is erased too: it
+belonged to a deleted conversation.
 """
 
 from __future__ import annotations
@@ -25,6 +27,19 @@ from agents.retention import forget_old_threads, is_postgres, postgres_transacti
 
 logger = logging.getLogger(__name__)
 
+# Aegra's tables (aegra-api 0.6.0): run_events is keyed by run without a foreign key, runs cascade
+# from thread.
+SERVED_TABLES = (
+    "SELECT to_regclass('thread') IS NOT NULL AND to_regclass('runs') IS NOT NULL "
+    "AND to_regclass('run_events') IS NOT NULL AS served"
+)
+ORPHAN_RUN_EVENTS = (
+    "DELETE FROM run_events WHERE NOT EXISTS (SELECT 1 FROM runs WHERE runs.run_id = run_events.run_id)"
+)
+STALE_SERVED_THREADS = (
+    "SELECT thread_id FROM thread WHERE updated_at < now() - make_interval(secs => %s) AND status <> 'busy'"
+)
+
 
 @dataclass(frozen=True)
 class Pruned:
@@ -35,6 +50,7 @@ class Pruned:
     questions: int
     question_days: int
     store: str
+    server_threads: int = 0  # Aegra's conversations past the retention, with their runs and events
 
 
 @dataclass(frozen=True)
@@ -70,6 +86,7 @@ def prune(settings: AgentSettings, conversation_days: float | None = None) -> Pr
     log = QuestionLog.for_settings(settings)
     try:
         conversations = forget_old_threads(checkpoints.saver, days) if days > 0 else None
+        served = _forget_old_served_threads(checkpoints.saver, days) if days > 0 else 0
         questions = log.prune()
     except Exception as error:
         if not is_checkpoint_failure(error):
@@ -78,7 +95,9 @@ def prune(settings: AgentSettings, conversation_days: float | None = None) -> Pr
         raise _store_error(error, settings, what) from error
     finally:
         checkpoints.close()
-    return Pruned(conversations, days, questions, settings.questions_retention_days, checkpoints.description)
+    return Pruned(
+        conversations, days, questions, settings.questions_retention_days, checkpoints.description, served
+    )
 
 
 def _count_checkpoints(saver: BaseCheckpointSaver[Any], thread_id: str) -> int:
@@ -88,24 +107,36 @@ def _count_checkpoints(saver: BaseCheckpointSaver[Any], thread_id: str) -> int:
 
 def _forget_served_thread(saver: BaseCheckpointSaver[Any], thread_id: str) -> tuple[int, int]:
     """Delete Aegra's rows of ``thread_id`` when its tables share the checkpointer's PostgreSQL
-    database; how many threads and runs went ((0, 0) without them)."""
+    database, and the events of runs already deleted; how many threads and runs went ((0, 0) without
+    them)."""
     if not is_postgres(saver):
         return 0, 0
     with postgres_transaction(saver) as connection:
-        found = connection.execute(
-            "SELECT to_regclass('thread') IS NOT NULL AND to_regclass('runs') IS NOT NULL AS served, "
-            "to_regclass('run_events') IS NOT NULL AS events"
-        ).fetchone()
-        if not found["served"]:
+        if not connection.execute(SERVED_TABLES).fetchone()["served"]:
             return 0, 0
-        if found["events"]:  # keyed by run, without a foreign key: not deleted with the runs
-            connection.execute(
-                "DELETE FROM run_events WHERE run_id IN (SELECT run_id FROM runs WHERE thread_id = %s)",
-                (thread_id,),
-            )
         runs = connection.execute("DELETE FROM runs WHERE thread_id = %s", (thread_id,)).rowcount
         threads = connection.execute("DELETE FROM thread WHERE thread_id = %s", (thread_id,)).rowcount
+        connection.execute(ORPHAN_RUN_EVENTS)
     return threads, runs
+
+
+def _forget_old_served_threads(saver: BaseCheckpointSaver[Any], days: float) -> int:
+    """Delete Aegra's conversations unused for ``days`` (by its ``updated_at``, set when a run starts
+    and ends) with their checkpoints, runs and events; how many went (0 without Aegra's tables)."""
+    if not is_postgres(saver):
+        return 0
+    with postgres_transaction(saver) as connection:
+        if not connection.execute(SERVED_TABLES).fetchone()["served"]:
+            return 0
+        rows = connection.execute(STALE_SERVED_THREADS, (days * 86400,)).fetchall()
+        threads = [row["thread_id"] for row in rows]
+    for thread_id in threads:
+        saver.delete_thread(thread_id)
+        _forget_served_thread(saver, thread_id)
+    if not threads:  # events of conversations a visitor deleted
+        with postgres_transaction(saver) as connection:
+            connection.execute(ORPHAN_RUN_EVENTS)
+    return len(threads)
 
 
 def forget_conversation(settings: AgentSettings, thread_id: str) -> Erased:

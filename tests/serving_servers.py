@@ -8,6 +8,7 @@ repository, as the documented commands do: they import the auth module and the f
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +58,7 @@ def langgraph_dev(env: dict[str, str], output: IO[bytes] | int) -> Iterator[str]
     command = [str(BIN / "langgraph"), "dev", "--config", str(REPO_ROOT / "langgraph.json"), "--no-browser",
                "--no-reload", "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
+    env = {**env, "LANGGRAPH_CLI_NO_ANALYTICS": "1"}  # as make api: nothing posted to LangChain
     with running_server(command, f"{url}/ok", timeout=180, cwd=REPO_ROOT, env=env, output=output):
         yield url
 
@@ -64,10 +66,20 @@ def langgraph_dev(env: dict[str, str], output: IO[bytes] | int) -> Iterator[str]
 @contextmanager
 def aegra(env: dict[str, str], database_url: str, output: IO[bytes] | int) -> Iterator[str]:
     """Aegra (the production server) on ``database_url``, as docs/deploy.md starts it; yields its URL."""
+    with aegra_process(env, database_url, output) as (url, _):
+        yield url
+
+
+@contextmanager
+def aegra_process(
+    env: dict[str, str], database_url: str, output: IO[bytes] | int
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """:func:`aegra`, yielding its process too (a test may kill it)."""
     port = free_port()
     env = {**env, "DATABASE_URL": database_url, "AEGRA_CONFIG": str(REPO_ROOT / "aegra.json")}
     command = [str(BIN / "python"), "-m", "uvicorn", "aegra_api.main:app", "--host", "127.0.0.1",
                "--port", str(port)]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    with running_server(command, f"{url}/health", timeout=180, cwd=REPO_ROOT, env=env, output=output):
-        yield url
+    health = f"{url}/health"
+    with running_server(command, health, timeout=180, cwd=REPO_ROOT, env=env, output=output) as server:
+        yield url, server

@@ -21,9 +21,10 @@ def run(args: argparse.Namespace, console: Console, errors: Console) -> int:
             "Conversations are kept (AGENT_CONVERSATION_RETENTION_DAYS=0): pass --days N to delete some."
         )
     else:
+        served = f", and {pruned.server_threads} of the served API's (Aegra)" if pruned.server_threads else ""
         console.print(
             f"Deleted {pruned.conversations} conversations older than {pruned.conversation_days:g} days "
-            f"from {pruned.store}."
+            f"from {pruned.store}{served}."
         )
     console.print(
         f"Deleted {pruned.questions} logged questions older than {pruned.question_days} days "

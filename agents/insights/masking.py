@@ -19,16 +19,29 @@ SPELT_EMAIL = re.compile(
     rf"{_LOCAL}\s+(?:{_AT_WORDS})\s+{_LABEL}(?:\s+(?:dot|point|punto|punkt|ponto)\s+{_LABEL})+",
     re.IGNORECASE | re.UNICODE,
 )
-# What may stand between the digits of a number written for a person to read: spaces of every width,
-# dots, slashes, hyphens and dashes of every length, brackets.
-_SEPARATOR = r"[\s.\-/()\u2010-\u2015\u2212\uff0d\uff0f]"
-# 13 to 19 digits, one separator allowed between digits: the shape of a payment card number.
-CARD_LIKE = re.compile(rf"(?<!\d)(?:\d{_SEPARATOR}?){{12,18}}\d(?!\d)")
-# A phone number: an optional +, then 9 to 15 digits with up to two separators between (fewer digits
+# What may stand between the digit groups of a number written for a person to read: runs of spaces of
+# every width, dots, slashes, brackets, and dashes of every kind (every Unicode "Pd" character and the
+# minus signs), as long as the run is: "06 - 12 - 34", "06 — 12", "06 / 12" alike.
+DASHES = (
+    "\\-\u058a\u05be\u1400\u1806\u2010-\u2015\u2e17\u2e1a\u2e3a\u2e3b\u2e40\u2e5d\u301c\u3030\u30a0"
+    "\ufe31\ufe32\ufe58\ufe63\uff0d\U00010ead\u2212\u207b\u208b"
+)
+_SEPARATOR = rf"[\s./()\u00b7\uff0e\uff0f{DASHES}]"
+_GAP = rf"{_SEPARATOR}*+"  # possessive: a separator is never a digit, so nothing to give back
+# 13 to 19 digits, any run of separators between them: the shape of a payment card number.
+CARD_LIKE = re.compile(rf"(?<!\d)(?:\d{_GAP}){{12,18}}\d(?!\d)")
+# A phone number: an optional +, then 9 to 15 digits, any run of separators between them (fewer digits
 # would take dates such as 2026-11-24).
-PHONE = re.compile(rf"(?<![\w])[+＋]?\(?\d(?:{_SEPARATOR}{{0,2}}\d){{8,14}}(?!\d)")
-# A calendar date, possibly followed by a time, is not a phone number.
-_DATE_LIKE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:\D|$)|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}(?:\D|$)")
+PHONE = re.compile(rf"(?<![\w])[+＋]?\(?\d(?:{_GAP}\d){{8,14}}(?!\d)")
+# A calendar date, possibly followed by a time, is not a phone number, however its parts are separated.
+_DATE_MARK = rf"\s*[./{DASHES}]\s*"
+_DATE_LIKE = re.compile(
+    rf"\d{{4}}{_DATE_MARK}\d{{1,2}}{_DATE_MARK}\d{{1,2}}(?:\D|$)"
+    rf"|\d{{1,2}}{_DATE_MARK}\d{{1,2}}{_DATE_MARK}\d{{4}}(?:\D|$)"
+)
+# Years side by side ("1661 - 1682 - 1789", "1789 / 1830") are dates, not a phone or a card.
+_YEAR = r"(?:1[5-9]\d\d|20\d\d)"
+_YEARS = re.compile(rf"{_YEAR}(?:{_SEPARATOR}+{_YEAR})+")
 
 EMAIL_MASK = "[email]"
 PHONE_MASK = "[phone]"
@@ -46,13 +59,18 @@ def luhn_valid(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _dates(number: str) -> bool:
+    """Whether digits that look like a phone or a card are a date, a date range or years side by side."""
+    return bool(_DATE_LIKE.match(number) or _YEARS.fullmatch(number))
+
+
 def _card(match: re.Match[str]) -> str:
     digits = re.sub(r"\D", "", match.group())
-    return CARD_MASK if luhn_valid(digits) and not _DATE_LIKE.match(match.group()) else match.group()
+    return CARD_MASK if luhn_valid(digits) and not _dates(match.group()) else match.group()
 
 
 def _phone(match: re.Match[str]) -> str:
-    return match.group() if _DATE_LIKE.match(match.group()) else PHONE_MASK
+    return match.group() if _dates(match.group()) else PHONE_MASK
 
 
 @lru_cache(maxsize=65_536)

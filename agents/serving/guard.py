@@ -9,21 +9,23 @@ this middleware asks the server itself, with the caller's credentials, whether t
 before a run starts, so the rule holds whichever server runs.
 
 A question on a thread still answering another is refused (409), never run beside it (two runs on one
-thread would each save a history without the other's turn) nor in its place: every run is sent with
-the Agent Protocol's ``multitask_strategy="reject"``, which ``langgraph dev`` enforces atomically.
-aegra-api 0.6.0 ignores that field (``aegra_api/api/runs.py`` starts every run at once), so the guard
-also refuses a run when the thread the server shows is ``busy``; two runs sent within the few
-milliseconds before Aegra marks the thread busy can still both start there.
+thread would each save a history without the other's turn) nor in its place: a run starts only with the
+thread's claim (:mod:`agents.serving.claims`), granted to one request at a time, atomically, on both
+servers, and held until the server has finished the run; every run is also sent with the Agent
+Protocol's ``multitask_strategy="reject"``, which ``langgraph dev`` enforces itself (aegra-api 0.6.0
+ignores it).
 
 A conversation holds at most ``AGENT_MAX_TURNS_PER_CONVERSATION`` questions, as on the visitor page: the
 next is refused here (409, ``kind`` ``conversation_full``) before any run starts, so a full thread
 stops growing (a refusal inside the graph would still store the question and, on Aegra, one more
-full-conversation checkpoint per attempt), and the widget asks the visitor to go on in a new one.
+full-conversation checkpoint per attempt), and the widget asks the visitor to go on in a new one. The
+questions are counted while the thread's claim is held, so two sent at once cannot pass the cap.
 
 A visitor's ``DELETE /threads/{id}`` deletes the thread's checkpoints too: ``langgraph dev`` does so
 itself; aegra-api 0.6.0 deletes only its ``thread`` row (and the runs with it), so once it has answered
 2xx (the thread was the caller's, its runs cancelled) the guard deletes them with Aegra's own
-checkpointer.
+checkpointer, with the events of its runs and, on both servers, its rows of the questions log
+(:mod:`agents.serving.deletion`).
 """
 
 from __future__ import annotations
@@ -32,15 +34,18 @@ import json
 import logging
 import re
 import sys
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.config import AgentSettings
+from agents.serving.claims import run_claimed, served_claims
+from agents.serving.deletion import erase_deleted_thread
 from agents.serving.feedback import add_feedback_route
 from agents.serving.settings import ServingSettings
+from agents.serving.upkeep import upkeep
 from agents.serving.visitor_requests import check_new_thread, check_route, check_run
 from agents.serving.visitors import RateLimit, VisitorRefused, header, visitor_identity
 from agents.thread_rules import questions_asked
@@ -53,6 +58,7 @@ THREAD = re.compile(r"^/threads/(?P<thread_id>[^/]+)/?$")
 UNCOUNTED = frozenset({"/ok", "/health", "/info"})  # health probes of the proxy and the tests
 MAX_BODY_BYTES = 64 * 1024
 PROBE_DROPPED = frozenset({b"content-length", b"accept-encoding"})  # the probe's body is read as JSON
+CLAIMED = "visitor_claimed_thread"  # in the scope of a run request holding its thread's claim
 BUSY = "A question is still being answered in this conversation: wait for its answer, then ask again."
 FULL = "This conversation has reached its limit of {} questions: start a new conversation and ask there."
 NOT_ERASED = (
@@ -113,13 +119,17 @@ class VisitorGuard:
             await _answer(send, refused.status, refused.message, refused.kind)
             return
         deleted = THREAD.match(scope["path"]) if scope["method"] == "DELETE" else None
-        if deleted is None:
+        claimed = scope.get(CLAIMED)
+        if claimed is not None:
+            read = partial(self._read, scope, f"/threads/{claimed}")
+            await run_claimed(served_claims(), claimed, partial(self.app, scope, receive, send), read)
+        elif deleted is None:
             await self.app(scope, receive, send)
         else:
             await self._delete(scope, receive, send, deleted["thread_id"])
 
     async def _delete(self, scope: Scope, receive: Receive, send: Send, thread_id: str) -> None:
-        """The server's deletion, then (once it said 2xx) the thread's checkpoints where it keeps them."""
+        """The server's deletion, then (once it said 2xx) what it leaves of the thread elsewhere."""
         held: list[Message] = []
 
         async def hold(message: Message) -> None:
@@ -127,13 +137,12 @@ class VisitorGuard:
 
         await self.app(scope, receive, hold)
         status = next((m["status"] for m in held if m["type"] == "http.response.start"), 500)
-        checkpointer = server_checkpointer() if 200 <= status < 300 else None
-        if checkpointer is not None:
+        if 200 <= status < 300:
             try:
-                await checkpointer.adelete_thread(thread_id)
+                await erase_deleted_thread(server_checkpointer(), thread_id)
             except Exception:  # the row is gone: say so rather than claim an erasure that did not happen
                 logger.exception(
-                    "The checkpoints of deleted thread %s were not deleted: run python -m agents forget %s",
+                    "What deleted thread %s left was not erased: run python -m agents forget %s",
                     thread_id, thread_id,
                 )  # fmt: skip
                 await _answer(send, 500, NOT_ERASED.format(thread_id))
@@ -161,19 +170,21 @@ class VisitorGuard:
             check_new_thread(payload)
             return scope, _replay(body, receive)
         check_run(payload)
-        thread = await self._read(scope, f"/threads/{run['thread_id']}")
-        if thread is None:
+        thread_id = run["thread_id"]
+        if await self._read(scope, f"/threads/{thread_id}") is None:
             raise VisitorRefused(404, "This conversation does not exist: start a new one.")
-        if thread.get("status") == "busy":
+        if not await served_claims().claim(thread_id):
             raise VisitorRefused(409, BUSY, "busy")
-        if "values" not in thread:  # langgraph-api shows a thread's values with it; Aegra does not
-            thread = await self._read(scope, f"/threads/{run['thread_id']}/state") or {}
-        values = thread.get("values")
-        messages = values.get("messages") if isinstance(values, dict) else None
-        if isinstance(messages, list) and questions_asked(messages) >= turn_cap():
-            raise VisitorRefused(409, FULL.format(turn_cap()), "conversation_full")
+        try:  # counted under the claim: no other question of the thread can start meanwhile
+            values = (await self._read(scope, f"/threads/{thread_id}/state") or {}).get("values")
+            messages = values.get("messages") if isinstance(values, dict) else None
+            if isinstance(messages, list) and questions_asked(messages) >= turn_cap():
+                raise VisitorRefused(409, FULL.format(turn_cap()), "conversation_full")
+        except BaseException:
+            await served_claims().release(thread_id)
+            raise
         body = json.dumps({**payload, "multitask_strategy": "reject"}).encode()
-        return _with_length(scope, len(body)), _replay(body, receive)
+        return {**_with_length(scope, len(body)), CLAIMED: thread_id}, _replay(body, receive)
 
     async def _read(self, scope: Scope, path: str) -> dict[str, Any] | None:
         """What the server shows the caller at ``path`` (its read rule filters threads on the owner),
@@ -234,6 +245,6 @@ def _replay(body: bytes, then: Receive) -> Receive:
     return receive
 
 
-app = FastAPI(title="Visitor assistant")
+app = FastAPI(title="Visitor assistant", lifespan=upkeep)  # retention and settling: agents.serving.upkeep
 app.add_middleware(VisitorGuard)
 add_feedback_route(app)  # POST /visitor/feedback: the widget's verdicts

@@ -17,3 +17,10 @@ class ServingSettings(BaseSettings):
         description="Requests one visitor (one token) may make in a moving window; a turn is about "
         "three (create or read the thread, stream the run, read the state). Kept per process.",
     )
+    upkeep_seconds: float = Field(
+        3600.0,
+        gt=0,
+        le=86400,
+        description="How often the served API deletes conversations past AGENT_CONVERSATION_RETENTION_DAYS "
+        "and settles those a stopped server left busy (Aegra); it also does so when it starts.",
+    )

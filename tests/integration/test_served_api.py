@@ -8,6 +8,7 @@ start at once.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import urllib.request
 from collections.abc import Iterator
@@ -430,3 +431,125 @@ def test_the_configuration_files_name_the_same_graph() -> None:
     assert dev["graphs"] == production["graphs"] == {"visitor": "./agents/serving/graph.py:visitor_graph"}
     assert dev["auth"]["path"] == production["auth"]["path"]
     assert dev["http"]["app"] == production["http"]["app"]
+
+
+# Issue 48: the conversation's lifecycle (one question at a time, failures, erasure).
+
+
+async def _ask_raw(http: httpx.AsyncClient, thread_id: str, question: str, wait: float = 0) -> httpx.Response:
+    await asyncio.sleep(wait)
+    return await http.post(
+        f"/threads/{thread_id}/runs/wait", json={"assistant_id": "visitor", "input": ask(question)}
+    )
+
+
+def test_questions_sent_at_once_on_one_conversation_run_one_at_a_time_and_never_pass_the_cap(
+    served: Served,
+) -> None:
+    async def bursts() -> tuple[list[httpx.Response], list[httpx.Response], dict[str, Any], str]:
+        headers = token_header()
+        thread_id = (await visitor(served, headers).threads.create())["thread_id"]
+        async with httpx.AsyncClient(base_url=served.url, headers=headers, timeout=120) as http:
+            at_once = await asyncio.gather(*(_ask_raw(http, thread_id, f"Question {n} ?") for n in range(8)))
+            delays = enumerate((0, 0.02, 0.05, 0.2))  # 20-200 ms apart
+            staggered = await asyncio.gather(*(_ask_raw(http, thread_id, f"Et {n} ?", d) for n, d in delays))
+        state = await visitor(served, headers).threads.get_state(thread_id)
+        return at_once, staggered, state["values"], thread_id
+
+    at_once, staggered, values, thread_id = asyncio.run(bursts())
+
+    assert [r.status_code for r in at_once].count(200) == 1
+    assert {r.json().get("kind") for r in at_once if r.status_code != 200} == {"busy"}
+    accepted = [r for r in [*at_once, *staggered] if r.status_code == 200]
+    assert all(r.status_code == 409 for r in [*at_once, *staggered] if r.status_code != 200)
+    humans = [m for m in values["messages"] if m["type"] == "human"]
+    assert len(humans) == len(accepted) <= TURN_CAP  # every accepted question kept, none past the cap
+    assert len(served.questions.thread_turns(thread_id)) == len(accepted)
+
+
+@pytest.mark.parametrize("question", ["Les horaires\u0000 ?", "Les horaires \ud800 ?"])
+def test_after_a_question_the_server_fails_on_the_conversation_takes_the_next_one(
+    served: Served, question: str
+) -> None:
+    async def fail_then_ask() -> tuple[int, dict[str, Any], httpx.Response]:
+        headers = token_header()
+        client = visitor(served, headers)
+        thread_id = (await client.threads.create())["thread_id"]
+        async with httpx.AsyncClient(base_url=served.url, headers=headers, timeout=120) as http:
+            body = '{"assistant_id": "visitor", "input": {"messages": [{"role": "user", "content": %s}]}}'
+            failed = await http.post(
+                f"/threads/{thread_id}/runs/wait",
+                content=body % json.dumps(question),  # a lone surrogate as JSON writes it
+                headers={"content-type": "application/json"},
+            )
+            for _ in range(15):  # the claim goes once the server has finished with the run
+                thread = await client.threads.get(thread_id)
+                if thread["status"] != "busy":
+                    break
+                await asyncio.sleep(0.2)
+            return failed.status_code, thread, await _ask_raw(http, thread_id, PASSEPORT)
+
+    _, thread, after = asyncio.run(fail_then_ask())
+
+    assert thread["status"] != "busy"
+    assert after.status_code == 200 and "32 €" in after.json()["reply"]["text"]
+
+
+def _marker() -> str:
+    """Letters only: the questions log masks no word of it, so a copy anywhere would be found."""
+    return "zq" + "".join(secrets.choice("bcdfghjklmnpqrstvwxz") for _ in range(14))
+
+
+def _tables_holding(database: str, text: str) -> list[str]:
+    """Every ``table.column`` of the database (text, JSON or bytes) holding ``text``."""
+    import psycopg
+    from psycopg import sql
+
+    found = []
+    with psycopg.connect(database, autocommit=True) as connection:
+        columns = connection.execute(
+            "SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema NOT IN ('pg_catalog', 'information_schema') "
+            "AND data_type IN ('text', 'character varying', 'json', 'jsonb', 'bytea', 'ARRAY')"
+        ).fetchall()
+        for schema, table, column, data_type in columns:
+            value = sql.Identifier(column)
+            test = (
+                sql.SQL("position(convert_to(%s, 'UTF8') in {}) > 0").format(value)
+                if data_type == "bytea"
+                else sql.SQL("{}::text LIKE '%%' || %s || '%%'").format(value)
+            )
+            query = sql.SQL("SELECT count(*) FROM {} WHERE {}").format(sql.Identifier(schema, table), test)
+            row = connection.execute(query, (text,)).fetchone()
+            if row and row[0]:
+                found.append(f"{table}.{column}")
+    assert columns, "no column was searched"
+    return found
+
+
+@pytest.mark.parametrize("erasure", ["the visitor's DELETE", "agents forget", "both"])
+def test_after_an_erasure_no_table_holds_the_visitors_question(served: Served, erasure: str) -> None:
+    marker = _marker()
+
+    async def erase() -> tuple[str, list[str], list[str]]:
+        client = visitor(served)
+        thread_id = (await client.threads.create())["thread_id"]
+        await streamed_turn(client, thread_id, f"Puis-je venir avec mon chien {marker} ?")
+        before = _tables_holding(served.database, marker) if served.database else []
+        if erasure != "agents forget":
+            await client.threads.delete(thread_id)
+        if erasure != "the visitor's DELETE" and served.database:
+            from agents.erasure import forget_conversation
+
+            forget_conversation(AgentSettings(_env_file=None, checkpoint_url=served.database), thread_id)
+        after = _tables_holding(served.database, marker) if served.database else []
+        return thread_id, before, after
+
+    if served.database is None and erasure != "the visitor's DELETE":
+        pytest.skip("langgraph dev keeps threads in its own files: only the visitor's DELETE reaches them")
+    thread_id, before, after = asyncio.run(erase())
+
+    assert not served.questions.thread_turns(thread_id)  # the questions log and its feedback
+    if served.database:
+        assert {"runs.input", "run_events.data", "visitor_questions.question"} <= set(before), before
+        assert after == []

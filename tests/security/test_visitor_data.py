@@ -34,6 +34,17 @@ from tests.reliability.turn_worker import build_service
         "call 06–12–34–56–78",  # en dashes
         "card 4111/1111/1111/1111",
         "card 4111–1111–1111–1111",
+        "call 06 - 12 - 34 - 56 - 82",  # separators of several characters (issue 48)
+        "call 06 – 12 – 34 – 56 – 82",
+        "call 06 — 12 — 34 — 56 — 82",  # em dashes
+        "call 06 − 12 − 34 − 56 − 82",  # minus signs
+        "call 06‐12‐34‐56‐82",  # Unicode hyphens
+        "call 06  /  12  /  34  /  56  /  82",
+        "call +33 (0)6 . 12 . 34 . 56 . 82",
+        "call 06\u00a0-\u00a012\u00a0-\u00a034\u00a0-\u00a056\u00a0-\u00a082",  # no-break spaces
+        "card 4111 - 1111 - 1111 - 1111",
+        "card 4111 – 1111 – 1111 – 1111",
+        "card 4111 -- 1111 -- 1111 -- 1111",
     ],
 )
 def test_every_promised_form_of_email_phone_and_card_is_masked(text: str) -> None:
@@ -48,10 +59,27 @@ def test_every_promised_form_of_email_phone_and_card_is_masked(text: str) -> Non
         "Is it open on 2026/11/24 09:30?",
         *(f"From 2026-11-{day:02d}–2026-12-{day:02d}?" for day in range(1, 29)),  # some pass the Luhn check
         *(f"From {day:02d}/11/2026–{day:02d}/12/2026?" for day in range(1, 29)),
+        "From 24 - 11 - 2026 - 30 - 11 - 2026?",
+        "Open on 2026 - 11 - 24 09:30?",
+        "Le 24 – 11 – 2026 à 09:30 ?",
+        "The palace in 1661 - 1682 - 1789 - 1830 and 1661 / 1682 / 1789 / 1830 / 1837",
+        "Louis XIV (1638 - 1715) and Louis XV (1710 - 1774)",
+        "Tickets 21 € - 32 € - 18 € - 10 €, or 21,50 € – 32,00 €",
+        "Open 09:00 - 18:30, then 19:00 - 20:30 - 21:00 - 22:30",
+        "Booking reference 12345678",
     ],
 )
 def test_dates_and_date_ranges_are_not_phones_or_cards(text: str) -> None:
     assert mask_personal(text) == text
+
+
+def test_every_unicode_dash_separates_the_digits_of_a_phone_number() -> None:
+    import sys
+    import unicodedata
+
+    dashes = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Pd"]
+    phones = {dash: f" {dash} ".join(["call 06", "12", "34", "56", "82"]) for dash in dashes}
+    assert [dash for dash, phone in phones.items() if mask_personal(phone) != "call [phone]"] == []
 
 
 def _log(path: Path, **settings: object) -> QuestionLog:
