@@ -7,6 +7,7 @@ repository, as the documented commands do: they import the auth module and the f
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -61,11 +62,27 @@ def langgraph_dev(env: dict[str, str], output: IO[bytes] | int) -> Iterator[str]
         yield url
 
 
+def aegra_config(folder: Path, origins: list[str]) -> Path:
+    """The repository's ``aegra.json`` written in ``folder`` with its pieces' absolute paths and the
+    test page's ``origins`` allowed (CORS), as a museum edits it before going live."""
+    config = json.loads((REPO_ROOT / "aegra.json").read_text())
+    config["dependencies"] = [str(REPO_ROOT)]
+    config["graphs"] = {name: str(REPO_ROOT / path) for name, path in config["graphs"].items()}
+    config["auth"]["path"] = str(REPO_ROOT / config["auth"]["path"])
+    config["http"]["app"] = str(REPO_ROOT / config["http"]["app"])
+    config["http"]["cors"]["allow_origins"] = origins
+    path = folder / "aegra.json"
+    path.write_text(json.dumps(config, indent=2))
+    return path
+
+
 @contextmanager
-def aegra(env: dict[str, str], database_url: str, output: IO[bytes] | int) -> Iterator[str]:
+def aegra(
+    env: dict[str, str], database_url: str, output: IO[bytes] | int, config: Path = REPO_ROOT / "aegra.json"
+) -> Iterator[str]:
     """Aegra (the production server) on ``database_url``, as docs/deploy.md starts it; yields its URL."""
     port = free_port()
-    env = {**env, "DATABASE_URL": database_url, "AEGRA_CONFIG": str(REPO_ROOT / "aegra.json")}
+    env = {**env, "DATABASE_URL": database_url, "AEGRA_CONFIG": str(config)}
     command = [str(BIN / "python"), "-m", "uvicorn", "aegra_api.main:app", "--host", "127.0.0.1",
                "--port", str(port)]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
