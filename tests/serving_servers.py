@@ -20,6 +20,17 @@ from tests.conftest import REPO_ROOT, BundledIndex
 from tests.local_server import free_port, running_server
 
 BIN = Path(sys.executable).parent
+# The front door's limits lifted, for benchmarks that drive the server from one address at full speed.
+UNLIMITED = {
+    name: "100000/minute"
+    for name in (
+        "AGENT_API_RATE_LIMIT",
+        "AGENT_API_ADDRESS_RATE_LIMIT",
+        "AGENT_API_ADDRESS_CONVERSATION_LIMIT",
+        "AGENT_API_RUN_BUDGET",
+        "AGENT_API_CONVERSATION_BUDGET",
+    )
+}
 
 
 def offline_agent_env(index: BundledIndex | RagSettings, folder: Path, **extra: str) -> dict[str, str]:
