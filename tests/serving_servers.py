@@ -11,7 +11,8 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -99,3 +100,13 @@ def aegra(
     url = f"http://127.0.0.1:{port}"
     with running_server(command, f"{url}/health", timeout=180, cwd=REPO_ROOT, env=env, output=output):
         yield url
+
+
+def enter_together(stack: ExitStack, managers: dict[str, AbstractContextManager[str]]) -> dict[str, str]:
+    """Enter ``managers`` in threads at once, each then left to ``stack``; their values by name."""
+    with ThreadPoolExecutor(len(managers)) as pool:
+        entering = {name: pool.submit(manager.__enter__) for name, manager in managers.items()}
+    for name, future in entering.items():
+        if future.exception() is None:
+            stack.push(managers[name].__exit__)
+    return {name: future.result() for name, future in entering.items()}

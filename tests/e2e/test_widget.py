@@ -16,7 +16,7 @@ import re
 import shutil
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -39,7 +39,7 @@ from tests.e2e.test_browser import (
 )
 from tests.local_server import free_port, running_server
 from tests.postgres_server import create_database
-from tests.serving_servers import aegra, aegra_config, offline_agent_env
+from tests.serving_servers import aegra, aegra_config, enter_together, offline_agent_env
 from widget.labels import WIDGET_FILE
 
 if TYPE_CHECKING:
@@ -60,32 +60,22 @@ def museum_origin() -> str:
     return f"http://127.0.0.1:{free_port()}"
 
 
-@pytest.fixture(scope="module")
-def assistant(
-    tmp_path_factory: pytest.TempPathFactory, hostile_index: RagSettings, museum_origin: str
-) -> Iterator[dict[str, Any]]:
-    """``langgraph dev`` serving the visitor graph over the bundled corpus and a hostile guide
-    (conftest.py), to the museum's origin only."""
+@contextmanager
+def dev_server(folder: Path, index: RagSettings, origin: str) -> Iterator[str]:
+    """``langgraph dev`` serving the visitor graph over ``index`` to ``origin`` only; yields its URL."""
     langgraph = Path(sys.executable).with_name("langgraph")
-    if not langgraph.exists() or not LANGGRAPH_CONFIG.exists():
-        message = f"`langgraph dev` or {LANGGRAPH_CONFIG.name} is absent: run `make setup-dev`."
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    tmp_path = tmp_path_factory.mktemp("assistant")
-    state = tmp_path / "state" / "threads.sqlite"
     env = {name: value for name, value in os.environ.items() if name not in PROVIDER_VARIABLES}
     env.update(
         PYTHONPATH=str(REPO_ROOT),
-        **index_env(index_copy(hostile_index, tmp_path)),
+        **index_env(index_copy(index, folder)),
         AGENT_PROVIDER="offline",
         AGENT_OFFLINE_WORD_SECONDS="0.005",  # streamed as a provider's answer
         TOOLS_OFFLINE="true",
-        AGENT_CHECKPOINT_PATH=str(state),  # the questions log lives beside it
+        AGENT_CHECKPOINT_PATH=str(folder / "state" / "threads.sqlite"),  # the questions log lives beside it
         HF_HUB_OFFLINE="1",
         ANONYMIZED_TELEMETRY="False",
         LANGSMITH_TRACING="false",
-        CORS_ALLOW_ORIGINS=museum_origin,
+        CORS_ALLOW_ORIGINS=origin,
         NO_PROXY="127.0.0.1,localhost",
     )
     port = free_port()
@@ -103,10 +93,75 @@ def assistant(
     ]
     url = f"http://127.0.0.1:{port}"
     with (
-        (tmp_path / "langgraph.log").open("wb") as log,
+        (folder / "langgraph.log").open("wb") as log,
         running_server(command, f"{url}/ok", timeout=240, cwd=REPO_ROOT, env=env, output=log),
     ):
-        yield {"url": url, "questions": state}
+        yield url
+
+
+AEGRA_TURN_CAP = 1  # the second question of a conversation meets "conversation full"
+
+
+@contextmanager
+def aegra_server(folder: Path, database: str, index: RagSettings, origin: str) -> Iterator[str]:
+    """Aegra on ``database`` serving the visitor graph over ``index`` to ``origin`` only; yields its URL."""
+    env = offline_agent_env(
+        index_copy(index, folder), folder, AGENT_CHECKPOINT_URL=database,
+        AGENT_OFFLINE_WORD_SECONDS="0.005", AGENT_MAX_TURNS_PER_CONVERSATION=str(AEGRA_TURN_CAP),
+    )  # fmt: skip
+    with (
+        (folder / "aegra.log").open("wb") as log,
+        aegra(env, database, log, aegra_config(folder, [origin])) as url,
+    ):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def servers(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    hostile_index: RagSettings,
+    museum_origin: str,
+    aegra_origin: str,
+) -> Iterator[dict[str, Any]]:
+    """``langgraph dev`` and Aegra on a fresh PostgreSQL database, started at once, each serving the
+    visitor graph over the bundled corpus and a hostile guide (conftest.py) to its museum page's origin
+    only. Without PostgreSQL (never in CI) Aegra's entry is the reason its tests are skipped."""
+    if not Path(sys.executable).with_name("langgraph").exists() or not LANGGRAPH_CONFIG.exists():
+        message = f"`langgraph dev` or {LANGGRAPH_CONFIG.name} is absent: run `make setup-dev`."
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    dev = tmp_path_factory.mktemp("assistant")
+    starting: dict[str, Any] = {"dev": dev_server(dev, hostile_index, museum_origin)}
+    found: dict[str, Any] = {}
+    try:
+        database = create_database(request.getfixturevalue("postgres_server"))
+    except pytest.skip.Exception as absent:
+        found["aegra"] = str(absent)
+    else:
+        starting["aegra"] = aegra_server(
+            tmp_path_factory.mktemp("aegra"), database, hostile_index, aegra_origin
+        )
+        questions = QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_url=database))
+    with ExitStack() as stack:
+        urls = enter_together(stack, starting)
+        found["dev"] = {"url": urls["dev"], "questions": dev / "state" / "threads.sqlite"}
+        if "aegra" in urls:
+            found["aegra"] = {"url": urls["aegra"], "questions": questions}
+        yield found
+
+
+@pytest.fixture(scope="module")
+def assistant(servers: dict[str, Any]) -> dict[str, Any]:
+    """``langgraph dev`` and where its questions log is."""
+    return dict(servers["dev"])
+
+
+@pytest.fixture(scope="module")
+def aegra_origin() -> str:
+    """Where the museum's page calling Aegra is served: the one origin Aegra allows there."""
+    return f"http://127.0.0.1:{free_port()}"
 
 
 @contextmanager
@@ -134,29 +189,16 @@ def museum_page(
         yield url
 
 
-AEGRA_TURN_CAP = 1  # the second question of a conversation meets "conversation full"
-
-
 @pytest.fixture(scope="module")
 def aegra_museum(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, hostile_index: RagSettings
+    tmp_path_factory: pytest.TempPathFactory, servers: dict[str, Any], aegra_origin: str
 ) -> Iterator[dict[str, Any]]:
-    """Aegra on a fresh PostgreSQL database serving the visitor graph to one museum page's origin, and
-    that page; skipped without PostgreSQL (never in CI)."""
-    database = create_database(request.getfixturevalue("postgres_server"))
-    folder, origin = tmp_path_factory.mktemp("aegra"), f"http://127.0.0.1:{free_port()}"
-    env = offline_agent_env(
-        index_copy(hostile_index, folder), folder, AGENT_CHECKPOINT_URL=database,
-        AGENT_OFFLINE_WORD_SECONDS="0.005", AGENT_MAX_TURNS_PER_CONVERSATION=str(AEGRA_TURN_CAP),
-    )  # fmt: skip
-    config = aegra_config(folder, [origin])
-    with (
-        (folder / "aegra.log").open("wb") as log,
-        aegra(env, database, log, config) as url,
-        museum_site(tmp_path_factory.mktemp("museum-aegra"), url, origin) as page,
-    ):
-        questions = QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_url=database))
-        yield {"url": url, "page": page, "questions": questions}
+    """Aegra, its questions log, and the museum page calling it."""
+    if isinstance(servers["aegra"], str):
+        pytest.skip(servers["aegra"])
+    served = servers["aegra"]
+    with museum_site(tmp_path_factory.mktemp("museum-aegra"), served["url"], aegra_origin) as page:
+        yield {**served, "page": page}
 
 
 class Visit:

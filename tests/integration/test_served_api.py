@@ -11,8 +11,7 @@ import asyncio
 import secrets
 import urllib.request
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, ExitStack
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from agents.insights.store import QuestionLog
 from agents.service import MAX_QUESTION_CHARS
 from tests.conftest import BundledIndex
 from tests.postgres_server import create_database
-from tests.serving_servers import aegra, langgraph_dev, offline_agent_env
+from tests.serving_servers import aegra, enter_together, langgraph_dev, offline_agent_env
 
 pytestmark = pytest.mark.slow
 
@@ -105,16 +104,6 @@ def served(request: pytest.FixtureRequest, servers: dict[str, Served | str]) -> 
     if isinstance(server, str):
         pytest.skip(server)
     return server
-
-
-def enter_together(stack: ExitStack, managers: dict[str, AbstractContextManager[str]]) -> dict[str, str]:
-    """Enter ``managers`` in threads at once, each then left to ``stack``; their values by name."""
-    with ThreadPoolExecutor(len(managers)) as pool:
-        entering = {name: pool.submit(manager.__enter__) for name, manager in managers.items()}
-    for name, future in entering.items():
-        if future.exception() is None:
-            stack.push(managers[name].__exit__)
-    return {name: future.result() for name, future in entering.items()}
 
 
 async def first_answers(servers: list[Served]) -> None:
@@ -508,7 +497,9 @@ def test_a_body_over_64_kb_is_refused_on_every_route(served: Served, path: str) 
     headers = token_header()
     thread_id = asyncio.run(visitor(served, headers).threads.create())["thread_id"]
 
-    response = httpx.post(served.url + path.format(thread=thread_id), json={"x": "x" * 70_000}, headers=headers)
+    response = httpx.post(
+        served.url + path.format(thread=thread_id), json={"x": "x" * 70_000}, headers=headers
+    )
 
     assert response.status_code == 413 and "too large" in response.json()["detail"]
 
