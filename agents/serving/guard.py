@@ -34,6 +34,8 @@ import json
 import logging
 import re
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import cache
 from typing import Any
 
@@ -44,7 +46,7 @@ from agents.config import AgentSettings
 from agents.serving.bodies import json_object, read_body, without_nulls
 from agents.serving.client_address import TrustedProxies, networks
 from agents.serving.feedback import FEEDBACK_PATH, add_feedback_route
-from agents.serving.rate_limits import FrontDoorLimits, Request
+from agents.serving.rate_limits import FrontDoorLimits, RequestKind
 from agents.serving.refusals import forwarded, refuse
 from agents.serving.settings import ServingSettings
 from agents.serving.visitor_requests import check_body, check_route
@@ -62,6 +64,7 @@ THREAD_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
 PROBE_DROPPED = frozenset({b"content-length", b"accept-encoding"})  # the probe's body is read as JSON
 BUSY = "A question is still being answered in this conversation: wait for its answer, then ask again."
 FULL = "This conversation has reached its limit of {} questions: start a new conversation and ask there."
+NOT_YOURS = "No answer of yours is in this conversation: send the thread_id of your own conversation."
 NOT_ERASED = (
     "The conversation was deleted, but its saved messages could not be erased: ask the museum to erase "
     "conversation {}."
@@ -76,6 +79,15 @@ def limits() -> FrontDoorLimits:
 @cache
 def trusted_proxies() -> TrustedProxies:
     return TrustedProxies(networks(ServingSettings().proxy_networks()))
+
+
+def request_kind(method: str, path: str) -> RequestKind:
+    """What a request draws on beyond its count: the run budget, the new conversations' budget, or none."""
+    if method != "POST":
+        return RequestKind.OTHER
+    if THREAD_RUN.match(path):
+        return RequestKind.RUN
+    return RequestKind.NEW_CONVERSATION if NEW_THREAD.match(path) else RequestKind.OTHER
 
 
 @cache
@@ -147,14 +159,7 @@ class VisitorGuard:
         except VisitorRefused:  # the server's authentication answers it; counted by address
             visitor = None
         run = THREAD_RUN.match(path) if method == "POST" else None
-        kind = (
-            Request.RUN
-            if run
-            else Request.NEW_CONVERSATION
-            if method == "POST" and NEW_THREAD.match(path)
-            else Request.OTHER
-        )
-        limits().admit(address, visitor, kind)
+        limits().admit(address, visitor, request_kind(method, path))
         if OPERATORS_ONLY.match(path):
             raise VisitorRefused(
                 403, "The server's metrics are the operator's: read them on its own machine."
@@ -188,13 +193,9 @@ class VisitorGuard:
         """Refuse (404) feedback on a thread the server does not show the caller: Aegra runs no
         authentication on a custom route, so the front door asks it, as the caller, for the thread."""
         if not isinstance(thread_id, str) or not THREAD_ID.fullmatch(thread_id):
-            raise VisitorRefused(
-                404, "No answer of yours is in this conversation: send the thread_id of yours."
-            )
+            raise VisitorRefused(404, NOT_YOURS)
         if await self._read(scope, f"/threads/{thread_id}") is None:
-            raise VisitorRefused(
-                404, "No answer of yours is in this conversation: send the thread_id of yours."
-            )
+            raise VisitorRefused(404, NOT_YOURS)
 
     async def _read(self, scope: Scope, path: str) -> dict[str, Any] | None:
         """What the server shows the caller at ``path`` (its read rule filters threads on the owner),
@@ -245,6 +246,14 @@ def _replay(body: bytes, then: Receive) -> Receive:
     return receive
 
 
-app = FastAPI(title="Visitor assistant")
+@asynccontextmanager
+async def checked_settings(_: FastAPI) -> AsyncIterator[None]:
+    """Read the front door's settings as the server starts: a mistyped one stops it with its sentence."""
+    limits()
+    trusted_proxies()
+    yield
+
+
+app = FastAPI(title="Visitor assistant", lifespan=checked_settings)
 app.add_middleware(VisitorGuard)
 add_feedback_route(app)  # POST /visitor/feedback: the widget's verdicts

@@ -24,7 +24,7 @@ from agents.serving.visitors import VisitorRefused
 WHOLE_SERVER = "server"
 
 
-class Request(Enum):
+class RequestKind(Enum):
     """What a request costs beyond its count: a run and a new conversation draw on budgets of their own."""
 
     RUN = "run"
@@ -81,7 +81,6 @@ class FrontDoorLimits:
 
     @classmethod
     def from_settings(cls, settings: ServingSettings) -> FrontDoorLimits:
-        budget = BUSY_SERVER
         return cls(
             per_token=RateLimit.parse(settings.rate_limit, "AGENT_API_RATE_LIMIT"),
             per_address=RateLimit.parse(settings.address_rate_limit, "AGENT_API_ADDRESS_RATE_LIMIT"),
@@ -91,20 +90,20 @@ class FrontDoorLimits:
                 "Too many new conversations from your network (at most {limit}): go on in the one you have, "
                 "or wait {seconds} s.",
             ),
-            run_budget=RateLimit.parse(settings.run_budget, "AGENT_API_RUN_BUDGET", budget),
+            run_budget=RateLimit.parse(settings.run_budget, "AGENT_API_RUN_BUDGET", BUSY_SERVER),
             conversation_budget=RateLimit.parse(
-                settings.conversation_budget, "AGENT_API_CONVERSATION_BUDGET", budget
+                settings.conversation_budget, "AGENT_API_CONVERSATION_BUDGET", BUSY_SERVER
             ),
         )
 
-    def admit(self, address: str, visitor: str | None, request: Request) -> None:
+    def admit(self, address: str, visitor: str | None, request: RequestKind) -> None:
         """Count one request; the client's own limits first, so an abuser spends theirs before the
         server's budgets."""
         self.per_address.check(address)
         if visitor is not None:
             self.per_token.check(visitor)
-        if request is Request.NEW_CONVERSATION:
+        if request is RequestKind.NEW_CONVERSATION:
             self.conversations_per_address.check(address)
             self.conversation_budget.check(WHOLE_SERVER)
-        elif request is Request.RUN:
+        elif request is RequestKind.RUN:
             self.run_budget.check(WHOLE_SERVER)

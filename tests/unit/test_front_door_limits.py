@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from agents.serving import guard
 from agents.serving.client_address import TrustedProxies, networks
 from agents.serving.guard import VisitorGuard
-from agents.serving.rate_limits import FrontDoorLimits, RateLimit, Request
+from agents.serving.rate_limits import FrontDoorLimits, RateLimit, RequestKind
 from agents.serving.settings import ServingSettings
 from agents.serving.visitors import VisitorRefused
 from tests.unit.test_visitor_requests import Server
@@ -47,23 +47,23 @@ def test_a_rate_that_is_not_one_names_its_setting() -> None:
 def test_new_tokens_do_not_escape_the_limit_of_their_address() -> None:
     door = limits(address_rate_limit="5/minute", rate_limit="100/minute")
     for _ in range(5):
-        door.admit("203.0.113.7", f"visitor:{secrets.token_hex(8)}", Request.OTHER)
+        door.admit("203.0.113.7", f"visitor:{secrets.token_hex(8)}", RequestKind.OTHER)
 
-    refused = refusal(door.admit, "203.0.113.7", f"visitor:{secrets.token_hex(8)}", Request.OTHER)
-    door.admit("203.0.113.8", None, Request.OTHER)  # another address is not slowed down
+    refused = refusal(door.admit, "203.0.113.7", f"visitor:{secrets.token_hex(8)}", RequestKind.OTHER)
+    door.admit("203.0.113.8", None, RequestKind.OTHER)  # another address is not slowed down
 
     assert refused.status == 429 and refused.retry_after
 
 
 def test_new_conversations_are_limited_per_address_then_for_the_whole_server() -> None:
     door = limits(address_conversation_limit="2/minute", conversation_budget="3/minute")
-    door.admit("198.51.100.1", None, Request.NEW_CONVERSATION)
-    door.admit("198.51.100.1", None, Request.NEW_CONVERSATION)
+    door.admit("198.51.100.1", None, RequestKind.NEW_CONVERSATION)
+    door.admit("198.51.100.1", None, RequestKind.NEW_CONVERSATION)
 
-    per_address = refusal(door.admit, "198.51.100.1", None, Request.NEW_CONVERSATION)
-    door.admit("198.51.100.2", None, Request.NEW_CONVERSATION)
-    whole_server = refusal(door.admit, "198.51.100.3", None, Request.NEW_CONVERSATION)
-    door.admit("198.51.100.3", None, Request.OTHER)  # reading is not a new conversation
+    per_address = refusal(door.admit, "198.51.100.1", None, RequestKind.NEW_CONVERSATION)
+    door.admit("198.51.100.2", None, RequestKind.NEW_CONVERSATION)
+    whole_server = refusal(door.admit, "198.51.100.3", None, RequestKind.NEW_CONVERSATION)
+    door.admit("198.51.100.3", None, RequestKind.OTHER)  # reading is not a new conversation
 
     assert "new conversations from your network" in per_address.message
     assert "many visitors" in whole_server.message and whole_server.retry_after
@@ -71,10 +71,10 @@ def test_new_conversations_are_limited_per_address_then_for_the_whole_server() -
 
 def test_the_run_budget_is_the_whole_servers() -> None:
     door = limits(run_budget="2/minute")
-    door.admit("192.0.2.1", None, Request.RUN)
-    door.admit("192.0.2.2", None, Request.RUN)
+    door.admit("192.0.2.1", None, RequestKind.RUN)
+    door.admit("192.0.2.2", None, RequestKind.RUN)
 
-    assert refusal(door.admit, "192.0.2.3", None, Request.RUN).status == 429
+    assert refusal(door.admit, "192.0.2.3", None, RequestKind.RUN).status == 429
 
 
 @pytest.mark.parametrize(
@@ -117,3 +117,16 @@ def test_through_the_front_door_a_429_carries_retry_after_and_new_tokens_change_
 
     assert statuses == [200, 200, 200, 429]
     assert int(answer.headers["retry-after"]) >= 1 and answer.json()["kind"] == "rate_limited"
+
+
+def test_a_mistyped_limit_stops_the_server_as_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_API_RUN_BUDGET", "lots")
+    guard.limits.cache_clear()
+    try:
+        with (
+            pytest.raises(ValueError, match="AGENT_API_RUN_BUDGET='lots' is not a rate"),
+            TestClient(guard.app),
+        ):
+            pass
+    finally:
+        guard.limits.cache_clear()
