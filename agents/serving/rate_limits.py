@@ -76,6 +76,7 @@ class FrontDoorLimits:
     per_token: RateLimit
     per_address: RateLimit
     conversations_per_address: RateLimit
+    runs_per_address: RateLimit
     run_budget: RateLimit
     conversation_budget: RateLimit
 
@@ -89,6 +90,11 @@ class FrontDoorLimits:
                 "AGENT_API_ADDRESS_CONVERSATION_LIMIT",
                 "Too many new conversations from your network (at most {limit}): go on in the one you have, "
                 "or wait {seconds} s.",
+            ),
+            runs_per_address=RateLimit.parse(
+                settings.address_run_limit,
+                "AGENT_API_ADDRESS_RUN_LIMIT",
+                "Too many questions from your network (at most {limit}): wait {seconds} s and ask again.",
             ),
             run_budget=RateLimit.parse(settings.run_budget, "AGENT_API_RUN_BUDGET", BUSY_SERVER),
             conversation_budget=RateLimit.parse(
@@ -106,4 +112,5 @@ class FrontDoorLimits:
             self.conversations_per_address.check(address)
             self.conversation_budget.check(WHOLE_SERVER)
         elif request is RequestKind.RUN:
+            self.runs_per_address.check(address)
             self.run_budget.check(WHOLE_SERVER)

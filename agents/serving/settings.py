@@ -29,6 +29,11 @@ class ServingSettings(BaseSettings):
         "30/minute",
         description="New conversations one client address may open.",
     )
+    address_run_limit: str = Field(
+        "30/minute",
+        description="Questions (runs) one client address may ask: a quarter of the server's run budget, "
+        "so one abuser cannot spend it all.",
+    )
     run_budget: str = Field(
         "120/minute",
         description="Questions (runs) the whole server starts: past it every visitor is asked to wait, "

@@ -65,6 +65,7 @@ def servers(
     env = {
         "AGENT_API_RATE_LIMIT": f"{RATE_LIMIT}/minute",
         "AGENT_API_ADDRESS_CONVERSATION_LIMIT": f"{CONVERSATIONS_PER_ADDRESS}/minute",
+        "AGENT_API_ADDRESS_RUN_LIMIT": "1000/minute",  # the module's questions all come from 127.0.0.1
         "AGENT_API_TRUSTED_PROXIES": "127.0.0.1",
         "AGENT_MAX_TURNS_PER_CONVERSATION": str(TURN_CAP),
     }

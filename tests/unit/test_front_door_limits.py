@@ -69,12 +69,17 @@ def test_new_conversations_are_limited_per_address_then_for_the_whole_server() -
     assert "many visitors" in whole_server.message and whole_server.retry_after
 
 
-def test_the_run_budget_is_the_whole_servers() -> None:
-    door = limits(run_budget="2/minute")
+def test_one_address_spends_only_its_share_of_the_servers_run_budget() -> None:
+    door = limits(address_run_limit="2/minute", run_budget="3/minute")
     door.admit("192.0.2.1", None, RequestKind.RUN)
-    door.admit("192.0.2.2", None, RequestKind.RUN)
+    door.admit("192.0.2.1", None, RequestKind.RUN)
 
-    assert refusal(door.admit, "192.0.2.3", None, RequestKind.RUN).status == 429
+    abuser = refusal(door.admit, "192.0.2.1", None, RequestKind.RUN)
+    door.admit("192.0.2.2", None, RequestKind.RUN)  # the budget still has room for another visitor
+    whole_server = refusal(door.admit, "192.0.2.3", None, RequestKind.RUN)
+
+    assert "questions from your network" in abuser.message
+    assert whole_server.status == 429 and "many visitors" in whole_server.message
 
 
 @pytest.mark.parametrize(
