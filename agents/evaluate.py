@@ -141,7 +141,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "headline_precision": rate(rows, "headline_ok"),
         "headlines_shown": sum(1 for r in rows if "headline_ok" in r),
         "headlines_right": sum(1 for r in rows if r.get("headline_ok")),
-        "headlines_out_of_scope": sum(1 for r in rows if "headline_ok" in r and r.get("type") == "out_of_scope"),
+        "headlines_out_of_scope": sum(
+            1 for r in rows if "headline_ok" in r and r.get("type") == "out_of_scope"
+        ),
         "model_calls_mean": round(statistics.mean(r["model_calls"] for r in answered), 2)
         if answered
         else None,

@@ -33,7 +33,7 @@ from agents.insights.store import QuestionLog
 from benchmarks._common import save_result
 from benchmarks._served import QUESTIONS, api_turn, offline_service, percentile, project_index, service_turn
 from tests.postgres_server import create_database, running_postgres
-from tests.serving_servers import aegra, offline_agent_env
+from tests.serving_servers import UNLIMITED, aegra, offline_agent_env
 
 TURNS_PER_CONVERSATION = 4
 
@@ -133,7 +133,7 @@ def main() -> None:
     args = parser.parse_args()
     index = project_index()
     folder = Path(tempfile.mkdtemp(prefix="api-concurrency-"))
-    env = offline_agent_env(index, folder, AGENT_API_RATE_LIMIT="100000/minute")
+    env = offline_agent_env(index, folder, **UNLIMITED)
     with ExitStack() as stack, (folder / "aegra.log").open("wb") as log:
         database = create_database(stack.enter_context(running_postgres(durable=True)))
         url = stack.enter_context(aegra({**env, "AGENT_CHECKPOINT_URL": database}, database, log))

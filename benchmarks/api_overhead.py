@@ -32,7 +32,7 @@ from benchmarks._served import (
     token_headers,
 )
 from tests.postgres_server import create_database, running_postgres
-from tests.serving_servers import aegra, langgraph_dev, offline_agent_env
+from tests.serving_servers import UNLIMITED, aegra, langgraph_dev, offline_agent_env
 
 TARGET_MS = 100.0
 
@@ -51,7 +51,7 @@ def main() -> None:
     args = parser.parse_args()
     index = project_index()
     folder = Path(tempfile.mkdtemp(prefix="api-overhead-"))
-    env = offline_agent_env(index, folder, AGENT_API_RATE_LIMIT="100000/minute")
+    env = offline_agent_env(index, folder, **UNLIMITED)
     with ExitStack() as stack, (folder / "servers.log").open("wb") as log:
         database = create_database(stack.enter_context(running_postgres(durable=True)))
         servers = {

@@ -7,11 +7,13 @@ repository, as the documented commands do: they import the auth module and the f
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -20,6 +22,18 @@ from tests.conftest import REPO_ROOT, BundledIndex
 from tests.local_server import free_port, running_server
 
 BIN = Path(sys.executable).parent
+# The front door's limits lifted, for benchmarks that drive the server from one address at full speed.
+UNLIMITED = {
+    name: "100000/minute"
+    for name in (
+        "AGENT_API_RATE_LIMIT",
+        "AGENT_API_ADDRESS_RATE_LIMIT",
+        "AGENT_API_ADDRESS_CONVERSATION_LIMIT",
+        "AGENT_API_ADDRESS_RUN_LIMIT",
+        "AGENT_API_RUN_BUDGET",
+        "AGENT_API_CONVERSATION_BUDGET",
+    )
+}
 
 
 def offline_agent_env(index: BundledIndex | RagSettings, folder: Path, **extra: str) -> dict[str, str]:
@@ -63,23 +77,49 @@ def langgraph_dev(env: dict[str, str], output: IO[bytes] | int) -> Iterator[str]
         yield url
 
 
+def aegra_config(folder: Path, origins: list[str]) -> Path:
+    """The repository's ``aegra.json`` written in ``folder`` with its pieces' absolute paths and the
+    test page's ``origins`` allowed (CORS), as a museum edits it before going live."""
+    config = json.loads((REPO_ROOT / "aegra.json").read_text())
+    config["dependencies"] = [str(REPO_ROOT)]
+    config["graphs"] = {name: str(REPO_ROOT / path) for name, path in config["graphs"].items()}
+    config["auth"]["path"] = str(REPO_ROOT / config["auth"]["path"])
+    config["http"]["app"] = str(REPO_ROOT / config["http"]["app"])
+    config["http"]["cors"]["allow_origins"] = origins
+    path = folder / "aegra.json"
+    path.write_text(json.dumps(config, indent=2))
+    return path
+
+
 @contextmanager
-def aegra(env: dict[str, str], database_url: str, output: IO[bytes] | int) -> Iterator[str]:
+def aegra(
+    env: dict[str, str], database_url: str, output: IO[bytes] | int, config: Path = REPO_ROOT / "aegra.json"
+) -> Iterator[str]:
     """Aegra (the production server) on ``database_url``, as docs/deploy.md starts it; yields its URL."""
-    with aegra_process(env, database_url, output) as (url, _):
+    with aegra_process(env, database_url, output, config) as (url, _):
         yield url
 
 
 @contextmanager
 def aegra_process(
-    env: dict[str, str], database_url: str, output: IO[bytes] | int
+    env: dict[str, str], database_url: str, output: IO[bytes] | int, config: Path = REPO_ROOT / "aegra.json"
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """:func:`aegra`, yielding its process too (a test may kill it)."""
     port = free_port()
-    env = {**env, "DATABASE_URL": database_url, "AEGRA_CONFIG": str(REPO_ROOT / "aegra.json")}
+    env = {**env, "DATABASE_URL": database_url, "AEGRA_CONFIG": str(config)}
     command = [str(BIN / "python"), "-m", "uvicorn", "aegra_api.main:app", "--host", "127.0.0.1",
                "--port", str(port)]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     health = f"{url}/health"
     with running_server(command, health, timeout=180, cwd=REPO_ROOT, env=env, output=output) as server:
         yield url, server
+
+
+def enter_together(stack: ExitStack, managers: dict[str, AbstractContextManager[str]]) -> dict[str, str]:
+    """Enter ``managers`` in threads at once, each then left to ``stack``; their values by name."""
+    with ThreadPoolExecutor(len(managers)) as pool:
+        entering = {name: pool.submit(manager.__enter__) for name, manager in managers.items()}
+    for name, future in entering.items():
+        if future.exception() is None:
+            stack.push(managers[name].__exit__)
+    return {name: future.result() for name, future in entering.items()}

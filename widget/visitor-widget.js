@@ -571,10 +571,18 @@
       return el("button", { type: "button", class: "again", onclick: again }, icon("plus"), el("span", {}, this.words.get("new_conversation")));
     }
 
-    /** Helpful / not helpful, then an optional short comment after "not helpful", then thanks. */
+    /** Helpful / not helpful, then an optional short comment after "not helpful", then thanks, once the
+     * server said it kept the verdict; when it did not, a sentence and the same buttons to try again. */
     feedback(turnId, threadId, words) {
       const box = el("div", { class: "feedback" });
-      const send = (verdict, comment) => this.api.feedback(threadId, turnId, verdict, comment).catch(() => null); // a courtesy: never an error
+      const failed = el("p", { class: "error", role: "alert", hidden: "" }, words.get("error_other"));
+      const send = async (verdict, comment, then, controls) => {
+        controls.forEach((control) => (control.disabled = true));
+        const kept = await this.api.feedback(threadId, turnId, verdict, comment).then(() => true, () => false);
+        controls.forEach((control) => (control.disabled = false));
+        if (kept) return then();
+        failed.hidden = false; // role=alert: read out at once
+      };
       const thank = () => {
         const thanks = el("p", { class: "thanks", tabindex: "-1" }, words.get("feedback_thanks"));
         box.replaceChildren(thanks);
@@ -582,24 +590,27 @@
       };
       const askComment = () => {
         const field = el("input", { id: `vw-comment-${turnId}`, type: "text", maxlength: String(COMMENT_CHARS) });
+        const submit = el("button", { type: "submit" }, words.get("feedback_send"));
+        const submitted = (event) => {
+          event.preventDefault();
+          failed.hidden = true;
+          if (field.value.trim()) send("not_helpful", field.value.trim(), thank, [field, submit]);
+          else thank(); // the verdict itself is already kept
+        };
         const form = el(
           "form",
-          { class: "comment", onsubmit: (event) => { event.preventDefault(); if (field.value.trim()) send("not_helpful", field.value.trim()); thank(); } },
+          { class: "comment", onsubmit: submitted },
           el("label", { for: field.id }, words.get("feedback_comment")),
-          el("div", { class: "comment-row" }, field, el("button", { type: "submit" }, words.get("feedback_send"))),
+          el("div", { class: "comment-row" }, field, submit),
         );
-        box.replaceChildren(form);
+        box.replaceChildren(form, failed);
         field.focus();
       };
-      box.append(
-        el("p", {}, words.get("feedback_question")),
-        el(
-          "div",
-          { class: "verdicts" },
-          el("button", { type: "button", onclick: () => { send("helpful"); thank(); } }, icon("up"), el("span", {}, words.get("helpful"))),
-          el("button", { type: "button", onclick: () => { send("not_helpful"); askComment(); } }, icon("down"), el("span", {}, words.get("not_helpful"))),
-        ),
-      );
+      const verdicts = el("div", { class: "verdicts" });
+      const helpful = el("button", { type: "button", onclick: () => { failed.hidden = true; send("helpful", "", thank, [helpful, notHelpful]); } }, icon("up"), el("span", {}, words.get("helpful")));
+      const notHelpful = el("button", { type: "button", onclick: () => { failed.hidden = true; send("not_helpful", "", askComment, [helpful, notHelpful]); } }, icon("down"), el("span", {}, words.get("not_helpful")));
+      verdicts.append(helpful, notHelpful);
+      box.append(el("p", {}, words.get("feedback_question")), verdicts, failed);
       return box;
     }
   }

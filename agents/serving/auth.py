@@ -59,6 +59,16 @@ async def on_own_threads(ctx: Auth.types.AuthContext, value: Any) -> dict[str, s
     return owned(ctx)
 
 
+CANCELLING = frozenset({"interrupt", "rollback"})  # the actions of POST /threads/{id}/runs/{run}/cancel
+
+
+@auth.on.threads.update
+async def on_run_cancel(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str] | bool:
+    """Cancelling a run of one's own thread (``langgraph dev`` asks this hook); any other change of a
+    thread (its metadata) stays refused."""
+    return owned(ctx) if value.get("action") in CANCELLING else False
+
+
 async def on_assistant_lookup(ctx: Auth.types.AuthContext, value: Any) -> bool:
     return True
 

@@ -1,12 +1,13 @@
 """``POST /visitor/feedback``: a visitor's verdict on one of their answers, into the questions log, as
 the visitor page stores it (:meth:`agents.insights.store.QuestionLog.set_feedback`).
 
-The route joins the servers' front door (:mod:`agents.serving.guard`, their ``http.app``) and passes
-through the same authentication as the threads (``enable_custom_route_auth`` in ``langgraph.json``
-and ``aegra.json``) and the same rate limit. The
-verdict names the turn by its ``turn_id`` and ``thread_id``; the turn id is a random 128-bit id that
-only the run's stream and the thread's state show, both refused to anyone but the thread's owner,
-so knowing it is what proves the turn is the visitor's.
+The route joins the servers' front door (:mod:`agents.serving.guard`, their ``http.app``), which checks
+its body and limits and asks the server, as the caller, whether the verdict's thread is theirs.
+``langgraph dev`` authenticates the route too (``enable_custom_route_auth``); aegra-api 0.6.0 does not
+(it adds its dependency to a custom route after FastAPI has built the route's handler), so the route
+reads the visitor token itself when the server left no user. The verdict names the turn by its
+``turn_id`` and ``thread_id``; the turn id is a random 128-bit id that only the run's stream and the
+thread's state show, both refused to anyone but the thread's owner.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 
 from agents.config import AgentSettings
 from agents.insights.store import MAX_COMMENT_CHARS, QuestionLog
+from agents.serving.visitors import VisitorRefused, visitor_identity
 
 logger = logging.getLogger(__name__)
 FEEDBACK_PATH = "/visitor/feedback"
@@ -52,7 +54,10 @@ async def receive_feedback(request: Request) -> Response:
     """Store the verdict: 204 when it reached the turn's row, 404 when no such turn is the visitor's."""
     user = request.scope.get("user")
     if user is None or not getattr(user, "identity", ""):
-        return _refusal(401, "Send a visitor token as 'Authorization: Bearer <token>'.")
+        try:
+            visitor_identity(request.headers.get("authorization", ""))
+        except VisitorRefused as refused:
+            return _refusal(refused.status, refused.message)
     try:
         body = FeedbackRequest.model_validate(await request.json())
     except (ValueError, ValidationError):

@@ -1,7 +1,9 @@
-"""The served API's front door, the same on ``langgraph dev`` and Aegra (their ``http.app``): a rate
-limit per visitor, only the requests and fields a visitor's page needs
-(:mod:`agents.serving.visitor_requests`), runs only on a thread the caller owns, one question at a time
-per thread, and questions the visitor page would accept.
+"""The served API's front door, the same on ``langgraph dev`` and Aegra (their ``http.app``): limits per
+client address, per visitor and for the whole server (:mod:`agents.serving.rate_limits`), every body
+checked before the server reads it (:mod:`agents.serving.bodies`), only the requests and fields a
+visitor's page needs (:mod:`agents.serving.visitor_requests`), runs and feedback only on a thread the
+caller owns, one question at a time per thread, and questions the visitor page would accept. Refusals
+and server failures are one sentence (:mod:`agents.serving.refusals`).
 
 The servers' own authorization handlers (:mod:`agents.serving.auth`) filter threads by owner, but
 aegra-api 0.6.0 does not call them when a run is streamed or awaited (``/runs/stream``, ``/runs/wait``):
@@ -34,6 +36,8 @@ import json
 import logging
 import re
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import cache, partial
 from typing import Any
 
@@ -41,13 +45,17 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.config import AgentSettings
+from agents.serving.bodies import json_object, read_body, without_nulls
 from agents.serving.claims import run_claimed, served_claims
+from agents.serving.client_address import TrustedProxies, networks
 from agents.serving.deletion import erase_deleted_thread
-from agents.serving.feedback import add_feedback_route
+from agents.serving.feedback import FEEDBACK_PATH, add_feedback_route
+from agents.serving.rate_limits import FrontDoorLimits, RequestKind
+from agents.serving.refusals import forwarded, refuse
 from agents.serving.settings import ServingSettings
 from agents.serving.upkeep import upkeep
-from agents.serving.visitor_requests import check_new_thread, check_route, check_run
-from agents.serving.visitors import RateLimit, VisitorRefused, header, visitor_identity
+from agents.serving.visitor_requests import check_body, check_route
+from agents.serving.visitors import VisitorRefused, header, visitor_identity
 from agents.thread_rules import questions_asked
 
 logger = logging.getLogger(__name__)
@@ -56,11 +64,13 @@ THREAD_RUN = re.compile(r"^/threads/(?P<thread_id>[^/]+)/runs(?:/stream|/wait)?/
 NEW_THREAD = re.compile(r"^/threads/?$")
 THREAD = re.compile(r"^/threads/(?P<thread_id>[^/]+)/?$")
 UNCOUNTED = frozenset({"/ok", "/health", "/info"})  # health probes of the proxy and the tests
-MAX_BODY_BYTES = 64 * 1024
+OPERATORS_ONLY = re.compile(r"^/metrics(?:/.*)?$")  # langgraph dev's counters: the operator's
+THREAD_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
 PROBE_DROPPED = frozenset({b"content-length", b"accept-encoding"})  # the probe's body is read as JSON
 CLAIMED = "visitor_claimed_thread"  # in the scope of a run request holding its thread's claim
 BUSY = "A question is still being answered in this conversation: wait for its answer, then ask again."
 FULL = "This conversation has reached its limit of {} questions: start a new conversation and ask there."
+NOT_YOURS = "No answer of yours is in this conversation: send the thread_id of your own conversation."
 NOT_ERASED = (
     "The conversation was deleted, but its saved messages could not be erased: ask the museum to erase "
     "conversation {}."
@@ -68,8 +78,22 @@ NOT_ERASED = (
 
 
 @cache
-def rate_limit() -> RateLimit:
-    return RateLimit.parse(ServingSettings().rate_limit)
+def limits() -> FrontDoorLimits:
+    return FrontDoorLimits.from_settings(ServingSettings())
+
+
+@cache
+def trusted_proxies() -> TrustedProxies:
+    return TrustedProxies(networks(ServingSettings().proxy_networks()))
+
+
+def request_kind(method: str, path: str) -> RequestKind:
+    """What a request draws on beyond its count: the run budget, the new conversations' budget, or none."""
+    if method != "POST":
+        return RequestKind.OTHER
+    if THREAD_RUN.match(path):
+        return RequestKind.RUN
+    return RequestKind.NEW_CONVERSATION if NEW_THREAD.match(path) else RequestKind.OTHER
 
 
 @cache
@@ -85,24 +109,6 @@ def server_checkpointer() -> Any | None:
     return None if database is None else database.db_manager.get_checkpointer()
 
 
-async def _answer(send: Send, status: int, message: str, kind: str = "") -> None:
-    body = json.dumps({"detail": message, **({"kind": kind} if kind else {})}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-async def _read_body(receive: Receive) -> bytes:
-    body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if len(body) > MAX_BODY_BYTES:
-            raise VisitorRefused(413, "The request is too large: send one question at a time.")
-        if not message.get("more_body"):
-            return body
-
-
 class VisitorGuard:
     """ASGI middleware: refusals are one JSON sentence with the status a client can act on."""
 
@@ -116,15 +122,16 @@ class VisitorGuard:
         try:
             scope, receive = await self._admit(scope, receive)
         except VisitorRefused as refused:
-            await _answer(send, refused.status, refused.message, refused.kind)
+            await refuse(scope, send, refused)
             return
         deleted = THREAD.match(scope["path"]) if scope["method"] == "DELETE" else None
         claimed = scope.get(CLAIMED)
         if claimed is not None:
             read = partial(self._read, scope, f"/threads/{claimed}")
-            await run_claimed(served_claims(), claimed, partial(self.app, scope, receive, send), read)
+            answer = partial(forwarded, self.app, scope, receive, send)
+            await run_claimed(served_claims(), claimed, answer, read)
         elif deleted is None:
-            await self.app(scope, receive, send)
+            await forwarded(self.app, scope, receive, send)
         else:
             await self._delete(scope, receive, send, deleted["thread_id"])
 
@@ -135,7 +142,7 @@ class VisitorGuard:
         async def hold(message: Message) -> None:
             held.append(message)
 
-        await self.app(scope, receive, hold)
+        await forwarded(self.app, scope, receive, hold)
         status = next((m["status"] for m in held if m["type"] == "http.response.start"), 500)
         if 200 <= status < 300:
             try:
@@ -145,31 +152,39 @@ class VisitorGuard:
                     "What deleted thread %s left was not erased: run python -m agents forget %s",
                     thread_id, thread_id,
                 )  # fmt: skip
-                await _answer(send, 500, NOT_ERASED.format(thread_id))
+                await refuse(scope, send, VisitorRefused(500, NOT_ERASED.format(thread_id)))
                 return
         for message in held:
             await send(message)
 
     async def _admit(self, scope: Scope, receive: Receive) -> tuple[Scope, Receive]:
-        """Check one request; a run's body is handed on with ``multitask_strategy="reject"``, a new
-        thread's as it came."""
+        """Check one request; its body is handed on without null fields, a run's with
+        ``multitask_strategy="reject"``."""
         headers = dict(scope.get("headers") or [])
-        try:
-            client = visitor_identity(header(headers, "authorization"))
-        except VisitorRefused:  # the server's authentication answers it; counted by address
-            client = "address:" + str((scope.get("client") or ("?",))[0])
-        rate_limit().check(client)
         path, method = scope["path"], scope["method"]
+        peer = str((scope.get("client") or ("?",))[0])
+        address = trusted_proxies().client(peer, header(headers, "x-forwarded-for"))
+        try:
+            visitor: str | None = visitor_identity(header(headers, "authorization"))
+        except VisitorRefused:  # the server's authentication answers it; counted by address
+            visitor = None
+        run = THREAD_RUN.match(path) if method == "POST" else None
+        limits().admit(address, visitor, request_kind(method, path))
+        if OPERATORS_ONLY.match(path):
+            raise VisitorRefused(
+                403, "The server's metrics are the operator's: read them on its own machine."
+            )
         check_route(method, path)
-        run = THREAD_RUN.match(path)
-        if method != "POST" or (run is None and not NEW_THREAD.match(path)):
-            return scope, receive
-        body = await _read_body(receive)
-        payload = _json_object(body)
+        body = await read_body(receive, header(headers, "content-length"))
+        payload = json_object(body)
+        check_body(method, path, payload)
+        if path.rstrip("/") == FEEDBACK_PATH:
+            await self._own_thread(scope, payload.get("thread_id"))
         if run is None:
-            check_new_thread(payload)
-            return scope, _replay(body, receive)
-        check_run(payload)
+            if not body:
+                return scope, _replay(body, receive)
+            body = without_nulls(payload)
+            return _with_length(scope, len(body)), _replay(body, receive)
         thread_id = run["thread_id"]
         if await self._read(scope, f"/threads/{thread_id}") is None:
             raise VisitorRefused(404, "This conversation does not exist: start a new one.")
@@ -183,8 +198,16 @@ class VisitorGuard:
         except BaseException:
             await served_claims().release(thread_id)
             raise
-        body = json.dumps({**payload, "multitask_strategy": "reject"}).encode()
+        body = without_nulls({**payload, "multitask_strategy": "reject"})
         return {**_with_length(scope, len(body)), CLAIMED: thread_id}, _replay(body, receive)
+
+    async def _own_thread(self, scope: Scope, thread_id: object) -> None:
+        """Refuse (404) feedback on a thread the server does not show the caller: Aegra runs no
+        authentication on a custom route, so the front door asks it, as the caller, for the thread."""
+        if not isinstance(thread_id, str) or not THREAD_ID.fullmatch(thread_id):
+            raise VisitorRefused(404, NOT_YOURS)
+        if await self._read(scope, f"/threads/{thread_id}") is None:
+            raise VisitorRefused(404, NOT_YOURS)
 
     async def _read(self, scope: Scope, path: str) -> dict[str, Any] | None:
         """What the server shows the caller at ``path`` (its read rule filters threads on the owner),
@@ -215,16 +238,6 @@ class VisitorGuard:
         return thread if isinstance(thread, dict) else None
 
 
-def _json_object(body: bytes) -> dict[str, Any]:
-    try:
-        payload = json.loads(body or b"{}")
-    except ValueError:
-        raise VisitorRefused(422, "The request body is not JSON.") from None
-    if not isinstance(payload, dict):
-        raise VisitorRefused(422, "The request body is not a JSON object.")
-    return payload
-
-
 def _with_length(scope: Scope, length: int) -> Scope:
     """``scope`` with its ``content-length`` header set to ``length`` (the body was rewritten)."""
     headers = [(k, v) for k, v in scope.get("headers") or [] if k.lower() != b"content-length"]
@@ -245,6 +258,16 @@ def _replay(body: bytes, then: Receive) -> Receive:
     return receive
 
 
-app = FastAPI(title="Visitor assistant", lifespan=upkeep)  # retention and settling: agents.serving.upkeep
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Read the front door's settings as the server starts (a mistyped one stops it with its
+    sentence), then run the upkeep beside the server: retention and settling (agents.serving.upkeep)."""
+    limits()
+    trusted_proxies()
+    async with upkeep(app):
+        yield
+
+
+app = FastAPI(title="Visitor assistant", lifespan=lifespan)
 app.add_middleware(VisitorGuard)
 add_feedback_route(app)  # POST /visitor/feedback: the widget's verdicts

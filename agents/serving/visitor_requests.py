@@ -30,22 +30,6 @@ VISITOR_ROLES = frozenset({"user", "human"})
 MESSAGE_FIELDS = frozenset({"role", "type", "content"})
 
 _ID = r"[^/]+"
-# The requests other than reads (GET, HEAD) a visitor may make; reads are filtered on the owner by
-# the servers' authorization handlers (agents.serving.auth).
-OPEN_WRITES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (method, re.compile(f"^{pattern}/?$"))
-    for method, pattern in (
-        ("POST", "/threads"),
-        ("POST", "/threads/search"),
-        ("POST", f"/threads/{_ID}/runs(?:/stream|/wait)?"),
-        ("POST", f"/threads/{_ID}/runs/{_ID}/cancel"),
-        ("POST", f"/threads/{_ID}/history"),  # a read, sent as POST by the SDK
-        ("POST", f"/threads/{_ID}/state/checkpoint"),  # the state at a checkpoint: a read too
-        ("DELETE", f"/threads/{_ID}"),
-        ("POST", "/assistants/search"),
-        ("POST", "/visitor/feedback"),
-    )
-)
 STATELESS_RUN = re.compile(r"^/runs(?:/.*)?$")
 THREAD_WRITE = re.compile(f"^/threads/(?!(?:search|count|prune)/?$){_ID}(?:/state|/copy)?/?$")
 
@@ -80,11 +64,15 @@ THREAD_REFUSALS: dict[str, str] = {
 }
 
 
+def _route(method: str, pattern: str) -> tuple[str, re.Pattern[str]]:
+    return method, re.compile(f"^{pattern}/?$")
+
+
 def check_route(method: str, path: str) -> None:
-    """Refuse (403) a request other than a read that is not one of :data:`OPEN_WRITES`."""
+    """Refuse (403) a request other than a read that is not one of :data:`BODY_RULES`."""
     if method in {"GET", "HEAD", "OPTIONS"}:
         return
-    if any(method == allowed and pattern.match(path) for allowed, pattern in OPEN_WRITES):
+    if any(method == allowed and pattern.match(path) for allowed, pattern, _ in BODY_RULES):
         return
     if STATELESS_RUN.match(path):
         raise VisitorRefused(403, "Runs need a thread: create one, then run on it.")
@@ -186,3 +174,123 @@ def check_run(payload: Mapping[str, object]) -> None:
             )
     for field, check in RUN_FIELDS.items():
         check(payload.get(field))
+
+
+def _integer(low: int, high: int) -> Callable[[object], None]:
+    def check(value: object) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise VisitorRefused(422, f"Send a whole number from {low} to {high} where a number is asked.")
+
+    return check
+
+
+def _text(longest: int) -> Callable[[object], None]:
+    def check(value: object) -> None:
+        if not isinstance(value, str) or len(value) > longest:
+            raise VisitorRefused(422, f"Send text of at most {longest} characters where text is asked.")
+
+    return check
+
+
+def _texts(value: object) -> None:
+    if (
+        not isinstance(value, list)
+        or len(value) > 100
+        or not all(isinstance(v, str) and len(v) <= 100 for v in value)
+    ):
+        raise VisitorRefused(422, "Send a list of at most 100 short texts where a list is asked.")
+
+
+def _filter(value: object) -> None:
+    """A metadata filter: names and plain values (the servers add the owner to it)."""
+    if not isinstance(value, Mapping) or len(value) > 20:
+        raise VisitorRefused(422, "A filter is an object of at most 20 names and plain values: send one.")
+    for item in value.values():
+        if item is not None and not isinstance(item, str | int | float | bool):
+            raise VisitorRefused(422, "A filter's values are plain text, numbers or true/false: send those.")
+
+
+CHECKPOINT_FIELDS = frozenset({"checkpoint_id", "checkpoint_ns"})
+
+
+def _checkpoint(value: object) -> None:
+    """A checkpoint of the thread in the path: Aegra merges this object into the reading's
+    configuration, so a ``thread_id`` in it would read another visitor's conversation."""
+    if not isinstance(value, Mapping):
+        raise VisitorRefused(422, "A checkpoint is an object with a checkpoint_id: send one.")
+    for key, item in value.items():
+        if key == "thread_id":
+            raise VisitorRefused(
+                403,
+                "A conversation is read through its own address: leave 'thread_id' out of the checkpoint.",
+            )
+        if key not in CHECKPOINT_FIELDS:
+            raise VisitorRefused(
+                422, f"A checkpoint names only checkpoint_id and checkpoint_ns: remove '{key}'."
+            )
+        if item is not None:
+            _text(100)(item)
+
+
+def _fields(
+    what: str, fields: Mapping[str, Callable[[object], None]]
+) -> Callable[[Mapping[str, object]], None]:
+    """The check of a body that may carry ``fields`` only (null is a field left out), each checked."""
+
+    def check(payload: Mapping[str, object]) -> None:
+        for field, value in payload.items():
+            if value is None:
+                continue
+            if field not in fields:
+                allowed = ", ".join(fields) if fields else "nothing"
+                raise VisitorRefused(422, f"{what} carries {allowed}: remove '{field}'.")
+            fields[field](value)
+
+    return check
+
+
+SORT: dict[str, Callable[[object], None]] = {"sort_by": _text(40), "sort_order": _text(4), "select": _texts}
+SEARCH = {"limit": _integer(1, 100), "offset": _integer(0, 10_000), "status": _text(20), "metadata": _filter,
+          "ids": _texts}  # fmt: skip
+HISTORY = {
+    "limit": _integer(1, 1000),
+    "checkpoint": _checkpoint,
+    "checkpoint_ns": _text(100),
+    "metadata": _filter,
+}
+AT_CHECKPOINT = {"checkpoint": _checkpoint, "subgraphs": _off("subgraphs"), "select": _texts}
+ASSISTANTS_SEARCH = {
+    "graph_id": _text(100),
+    "name": _text(100),
+    "metadata": _filter,
+    "limit": _integer(1, 1000),
+}
+VERDICT = {"thread_id": _text(100), "turn_id": _text(64), "verdict": _text(20), "comment": _text(2000)}
+# Every request other than a read a visitor may make, with what its body may carry; reads are filtered
+# on the owner by the servers' authorization handlers (agents.serving.auth).
+BODY_RULES: tuple[tuple[str, re.Pattern[str], Callable[[Mapping[str, object]], None]], ...] = tuple(
+    (*_route(method, pattern), check)
+    for method, pattern, check in (
+        ("POST", "/threads", check_new_thread),
+        ("POST", "/threads/search", _fields("A search of conversations", {**SEARCH, **SORT})),
+        ("POST", f"/threads/{_ID}/runs(?:/stream|/wait)?", check_run),
+        ("POST", f"/threads/{_ID}/runs/{_ID}/cancel", _fields("A cancellation", {})),
+        ("POST", f"/threads/{_ID}/history", _fields(  # a read, sent as POST by the SDK
+            "A conversation's history", {**HISTORY, "subgraphs": _off("subgraphs"), "select": _texts})),
+        ("POST", f"/threads/{_ID}/state/checkpoint", _fields("A checkpoint's state", AT_CHECKPOINT)),
+        ("DELETE", f"/threads/{_ID}", _fields("A deletion", {})),
+        ("POST", "/assistants/search", _fields(
+            "A search of assistants", {**ASSISTANTS_SEARCH, "offset": _integer(0, 10_000), **SORT})),
+        ("POST", "/visitor/feedback", _fields("A verdict", VERDICT)),
+    )
+)  # fmt: skip
+
+
+def check_body(method: str, path: str, payload: Mapping[str, object]) -> None:
+    """Refuse a body with a field its route does not take; a read or another request carries none."""
+    for allowed, pattern, check in BODY_RULES:
+        if method == allowed and pattern.match(path):
+            check(payload)
+            return
+    if any(value is not None for value in payload.values()):
+        raise VisitorRefused(422, "This request carries no body: send it without one.")

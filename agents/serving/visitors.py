@@ -9,13 +9,10 @@ at least, never logged (only its hash is an identity).
 from __future__ import annotations
 
 import hashlib
+import math
 import re
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
-
-from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from agents.errors import AgentError
 from agents.service import MAX_QUESTION_CHARS, is_blank
@@ -23,17 +20,21 @@ from agents.service import MAX_QUESTION_CHARS, is_blank
 # 22 characters of base64url hold 132 bits: a token drawn with crypto.randomUUID() or
 # secrets.token_urlsafe() passes; a guessable one ("visitor", "1234") does not.
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,128}")
+# A drawn token of 22 characters estimates at 74 bits or more (its length times the entropy of its own
+# characters; 200,000 draws); "a" * 22 at 0, "ab" * 11 at 22.
+MIN_TOKEN_BITS = 64
 
 
 class VisitorRefused(AgentError):
     """A request the API answers with ``status`` and one sentence saying what to do; ``kind`` (as
     :class:`agents.events.ErrorOccurred` names it) lets a page word it in the visitor's language."""
 
-    def __init__(self, status: int, message: str, kind: str = "") -> None:
+    def __init__(self, status: int, message: str, kind: str = "", retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.kind = kind
+        self.retry_after = retry_after
 
 
 def header(headers: Mapping[str | bytes, str | bytes], name: str) -> str:
@@ -45,44 +46,23 @@ def header(headers: Mapping[str | bytes, str | bytes], name: str) -> str:
     return ""
 
 
+def token_bits(token: str) -> float:
+    """An estimate of the randomness in ``token``: its length times the entropy of its own characters."""
+    counts = Counter(token).values()
+    return -sum(count * math.log2(count / len(token)) for count in counts)
+
+
 def visitor_identity(authorization: str) -> str:
     """The identity of the visitor holding the bearer token in ``authorization``."""
     scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not TOKEN_SHAPE.fullmatch(token):
+    if scheme.lower() != "bearer" or not TOKEN_SHAPE.fullmatch(token) or token_bits(token) < MIN_TOKEN_BITS:
         raise VisitorRefused(
             401,
-            "Send a visitor token as 'Authorization: Bearer <token>': 22 to 128 random letters, digits, "
-            "'-' or '_' (the widget draws one per browser).",
+            "Send a visitor token as 'Authorization: Bearer <token>': 22 to 128 letters, digits, '-' or '_' "
+            "drawn at random, not a guessable one (the widget draws one per browser).",
         )
     return "visitor:" + hashlib.sha256(token.encode("ascii")).hexdigest()[:32]
-
-
-@dataclass
-class RateLimit:
-    """At most ``limit`` requests per client in a moving window, kept in this process's memory."""
-
-    limit: RateLimitItem
-
-    def __post_init__(self) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
-
-    @classmethod
-    def parse(cls, text: str) -> RateLimit:
-        """``"60/minute"``, ``"1000 per hour"``… (the ``limits`` notation)."""
-        try:
-            return cls(parse(text))
-        except ValueError as error:
-            raise ValueError(
-                f"AGENT_API_RATE_LIMIT={text!r} is not a rate: write it like '60/minute'."
-            ) from error
-
-    def check(self, client: str) -> None:
-        """Count one request of ``client``; refused with 429 past the limit."""
-        if not self._limiter.hit(self.limit, client):
-            raise VisitorRefused(
-                429, f"Too many requests (at most {self.limit}): wait a moment and ask again."
-            )
 
 
 def question_of(run_input: object) -> str | None:

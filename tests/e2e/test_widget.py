@@ -1,10 +1,12 @@
-"""The chat widget in a real browser, on a museum page of another origin, against ``langgraph dev``.
+"""The chat widget in a real browser, on a museum page of another origin, against ``langgraph dev`` and
+against Aegra (the production server) on PostgreSQL.
 
 The sample page (``widget/demo/index.html``) and the script are served from one 127.0.0.1 port, the
-assistant (``langgraph dev`` serving ``langgraph.json``'s graph: bundled corpus, a hostile guide,
-the offline model) from another: every call the widget makes is cross-origin. Debian's chromium,
-driven by Playwright, must request nothing outside 127.0.0.1. Screenshots go to
-``$E2E_SCREENSHOTS``; look at them after a layout change.
+assistant (``langgraph dev`` serving ``langgraph.json``'s graph, or Aegra serving ``aegra.json``'s with
+the page's origin allowed: bundled corpus, a hostile guide, the offline model) from another: every call
+the widget makes is cross-origin. Each server starts once for the module. Debian's chromium, driven by
+Playwright, must request nothing outside 127.0.0.1. Screenshots go to ``$E2E_SCREENSHOTS``; look at
+them after a layout change.
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ import re
 import shutil
 import sys
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
+from agents.config import AgentSettings
 from agents.insights.store import Database, QuestionLog
 from app_ui.labels import Labels
 from rag.config import RagSettings
@@ -33,6 +38,8 @@ from tests.e2e.test_browser import (
     _serious_violations,  # axe-core reads the widget's shadow root too
 )
 from tests.local_server import free_port, running_server
+from tests.postgres_server import create_database
+from tests.serving_servers import aegra, aegra_config, enter_together, offline_agent_env
 from widget.labels import WIDGET_FILE
 
 if TYPE_CHECKING:
@@ -44,6 +51,7 @@ LANGGRAPH_CONFIG = REPO_ROOT / "langgraph.json"
 DEMO_PAGE = REPO_ROOT / "widget" / "demo" / "index.html"
 ANSWER_TIMEOUT_MS = 120_000  # the first turn also loads the embedder in the server
 WIDGET = ".versailles-visitor-widget"
+VISITOR_KEY = "versailles-visitor-key"  # where the widget keeps its token (sessionStorage)
 
 
 @pytest.fixture(scope="module")
@@ -52,32 +60,22 @@ def museum_origin() -> str:
     return f"http://127.0.0.1:{free_port()}"
 
 
-@pytest.fixture(scope="module")
-def assistant(
-    tmp_path_factory: pytest.TempPathFactory, hostile_index: RagSettings, museum_origin: str
-) -> Iterator[dict[str, Any]]:
-    """``langgraph dev`` serving the visitor graph over the bundled corpus and a hostile guide
-    (conftest.py), to the museum's origin only."""
+@contextmanager
+def dev_server(folder: Path, index: RagSettings, origin: str) -> Iterator[str]:
+    """``langgraph dev`` serving the visitor graph over ``index`` to ``origin`` only; yields its URL."""
     langgraph = Path(sys.executable).with_name("langgraph")
-    if not langgraph.exists() or not LANGGRAPH_CONFIG.exists():
-        message = f"`langgraph dev` or {LANGGRAPH_CONFIG.name} is absent: run `make setup-dev`."
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    tmp_path = tmp_path_factory.mktemp("assistant")
-    state = tmp_path / "state" / "threads.sqlite"
     env = {name: value for name, value in os.environ.items() if name not in PROVIDER_VARIABLES}
     env.update(
         PYTHONPATH=str(REPO_ROOT),
-        **index_env(index_copy(hostile_index, tmp_path)),
+        **index_env(index_copy(index, folder)),
         AGENT_PROVIDER="offline",
         AGENT_OFFLINE_WORD_SECONDS="0.005",  # streamed as a provider's answer
         TOOLS_OFFLINE="true",
-        AGENT_CHECKPOINT_PATH=str(state),  # the questions log lives beside it
+        AGENT_CHECKPOINT_PATH=str(folder / "state" / "threads.sqlite"),  # the questions log lives beside it
         HF_HUB_OFFLINE="1",
         ANONYMIZED_TELEMETRY="False",
         LANGSMITH_TRACING="false",
-        CORS_ALLOW_ORIGINS=museum_origin,
+        CORS_ALLOW_ORIGINS=origin,
         NO_PROXY="127.0.0.1,localhost",
     )
     port = free_port()
@@ -95,10 +93,91 @@ def assistant(
     ]
     url = f"http://127.0.0.1:{port}"
     with (
-        (tmp_path / "langgraph.log").open("wb") as log,
+        (folder / "langgraph.log").open("wb") as log,
         running_server(command, f"{url}/ok", timeout=240, cwd=REPO_ROOT, env=env, output=log),
     ):
-        yield {"url": url, "questions": state}
+        yield url
+
+
+AEGRA_TURN_CAP = 1  # the second question of a conversation meets "conversation full"
+
+
+@contextmanager
+def aegra_server(folder: Path, database: str, index: RagSettings, origin: str) -> Iterator[str]:
+    """Aegra on ``database`` serving the visitor graph over ``index`` to ``origin`` only; yields its URL."""
+    env = offline_agent_env(
+        index_copy(index, folder), folder, AGENT_CHECKPOINT_URL=database,
+        AGENT_OFFLINE_WORD_SECONDS="0.005", AGENT_MAX_TURNS_PER_CONVERSATION=str(AEGRA_TURN_CAP),
+    )  # fmt: skip
+    with (
+        (folder / "aegra.log").open("wb") as log,
+        aegra(env, database, log, aegra_config(folder, [origin])) as url,
+    ):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def servers(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    hostile_index: RagSettings,
+    museum_origin: str,
+    aegra_origin: str,
+) -> Iterator[dict[str, Any]]:
+    """``langgraph dev`` and Aegra on a fresh PostgreSQL database, started at once, each serving the
+    visitor graph over the bundled corpus and a hostile guide (conftest.py) to its museum page's origin
+    only. Without PostgreSQL (never in CI) Aegra's entry is the reason its tests are skipped."""
+    if not Path(sys.executable).with_name("langgraph").exists() or not LANGGRAPH_CONFIG.exists():
+        message = f"`langgraph dev` or {LANGGRAPH_CONFIG.name} is absent: run `make setup-dev`."
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    dev = tmp_path_factory.mktemp("assistant")
+    starting: dict[str, Any] = {"dev": dev_server(dev, hostile_index, museum_origin)}
+    found: dict[str, Any] = {}
+    try:
+        database = create_database(request.getfixturevalue("postgres_server"))
+    except pytest.skip.Exception as absent:
+        found["aegra"] = str(absent)
+    else:
+        starting["aegra"] = aegra_server(
+            tmp_path_factory.mktemp("aegra"), database, hostile_index, aegra_origin
+        )
+        questions = QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_url=database))
+    with ExitStack() as stack:
+        urls = enter_together(stack, starting)
+        found["dev"] = {"url": urls["dev"], "questions": dev / "state" / "threads.sqlite"}
+        if "aegra" in urls:
+            found["aegra"] = {"url": urls["aegra"], "questions": questions}
+        yield found
+
+
+@pytest.fixture(scope="module")
+def assistant(servers: dict[str, Any]) -> dict[str, Any]:
+    """``langgraph dev`` and where its questions log is."""
+    return dict(servers["dev"])
+
+
+@pytest.fixture(scope="module")
+def aegra_origin() -> str:
+    """Where the museum's page calling Aegra is served: the one origin Aegra allows there."""
+    return f"http://127.0.0.1:{free_port()}"
+
+
+@contextmanager
+def museum_site(folder: Path, api: str, origin: str) -> Iterator[str]:
+    """The sample museum page calling ``api``, and the widget script, served at ``origin``; its URL."""
+    shutil.copy(WIDGET_FILE, folder / WIDGET_FILE.name)
+    page = DEMO_PAGE.read_text(encoding="utf-8")
+    page = re.sub(r'src="[^"]*visitor-widget\.js"', f'src="{WIDGET_FILE.name}"', page)
+    page, replaced = re.subn(r'data-api="[^"]*"', f'data-api="{api}"', page)
+    assert replaced == 1, "the demo page lost its data-api attribute"
+    (folder / "index.html").write_text(page, encoding="utf-8")
+    port = str(urlsplit(origin).port)
+    command = [sys.executable, "-m", "http.server", port, "--bind", "127.0.0.1", "--directory", str(folder)]
+    url = f"{origin}/index.html"
+    with running_server(command, url, timeout=30):
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -106,18 +185,20 @@ def museum_page(
     tmp_path_factory: pytest.TempPathFactory, assistant: dict[str, Any], museum_origin: str
 ) -> Iterator[str]:
     """The sample museum page and the widget script, served from their own port (another origin)."""
-    site = tmp_path_factory.mktemp("museum")
-    shutil.copy(WIDGET_FILE, site / WIDGET_FILE.name)
-    page = DEMO_PAGE.read_text(encoding="utf-8")
-    page = re.sub(r'src="[^"]*visitor-widget\.js"', f'src="{WIDGET_FILE.name}"', page)
-    page, replaced = re.subn(r'data-api="[^"]*"', f'data-api="{assistant["url"]}"', page)
-    assert replaced == 1, "the demo page lost its data-api attribute"
-    (site / "index.html").write_text(page, encoding="utf-8")
-    port = str(urlsplit(museum_origin).port)
-    command = [sys.executable, "-m", "http.server", port, "--bind", "127.0.0.1", "--directory", str(site)]
-    url = f"{museum_origin}/index.html"
-    with running_server(command, url, timeout=30):
+    with museum_site(tmp_path_factory.mktemp("museum"), assistant["url"], museum_origin) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def aegra_museum(
+    tmp_path_factory: pytest.TempPathFactory, servers: dict[str, Any], aegra_origin: str
+) -> Iterator[dict[str, Any]]:
+    """Aegra, its questions log, and the museum page calling it."""
+    if isinstance(servers["aegra"], str):
+        pytest.skip(servers["aegra"])
+    served = servers["aegra"]
+    with museum_site(tmp_path_factory.mktemp("museum-aegra"), served["url"], aegra_origin) as page:
+        yield {**served, "page": page}
 
 
 class Visit:
@@ -416,3 +497,109 @@ def test_a_full_conversation_is_worded_in_the_visitors_language_and_its_question
     finally:
         context.close()
     assert runs == ["/threads/t-full/runs/stream"]
+
+
+def test_on_aegra_a_visitor_is_answered_gives_feedback_and_a_full_conversation_goes_on_in_a_new_one(
+    chromium: Browser, aegra_museum: dict[str, Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    french = Labels("fr")
+    with _Browser(chromium, {"viewport": DESKTOP, "locale": "fr-FR"}, aegra_museum["url"]) as visit:
+        page = visit.page
+        page.goto(aegra_museum["page"])
+        assert urlsplit(page.url).port != urlsplit(aegra_museum["url"]).port  # another origin
+        visit.open()
+        widget = visit.widget()
+        answer = visit.ask("Combien coûte un billet pour le château ?", 1)
+        _assert_cited_with_web_sources(answer)
+        answer.get_by_role("button", name=french["helpful"], exact=True).click()
+        expect(answer.locator(".thanks")).to_have_text(french["feedback_thanks"])
+
+        full = visit.ask("Les chiens sont-ils admis dans les jardins ?", 2)  # past AEGRA_TURN_CAP
+        expect(full.locator(".error")).to_have_text(french.error("conversation_full"))
+        full.get_by_role("button", name=french["new_conversation"]).click()
+        expect(widget.locator("textarea")).to_have_value("Les chiens sont-ils admis dans les jardins ?")
+        widget.locator("textarea").press("Enter")
+        again = widget.locator("article.answer").first
+        expect(again).to_have_attribute("aria-busy", "false", timeout=ANSWER_TIMEOUT_MS)
+        expect(again.locator(".error:visible")).to_have_count(0)
+        _assert_cited_with_web_sources(again)
+        feedback_calls = visit.calls("POST", r"/visitor/feedback")
+        created = visit.calls("POST", r"/threads")
+        refused_runs = [s for s in visit.calls("POST", r"/threads/[^/]+/runs/stream") if s != 200]
+    assert feedback_calls == [204]
+    assert created == [200, 200] and refused_runs == [409]
+    helpful = [row for row in aegra_museum["questions"].questions() if row.feedback == "helpful"]
+    assert len(helpful) == 1 and "billet" in helpful[0].question
+
+
+def test_on_aegra_a_conversation_the_server_forgot_goes_on_in_a_new_one(
+    chromium: Browser, aegra_museum: dict[str, Any]
+) -> None:
+    with _Browser(chromium, {"viewport": DESKTOP, "locale": "en-GB"}, aegra_museum["url"]) as visit:
+        page = visit.page
+        page.goto(aegra_museum["page"])
+        visit.open()
+        visit.ask("How much is a ticket for the Palace?", 1)
+        token = page.evaluate(f"() => sessionStorage.getItem('{VISITOR_KEY}')")
+        with httpx.Client(base_url=aegra_museum["url"], headers={"Authorization": f"Bearer {token}"}) as api:
+            [thread] = api.post("/threads/search", json={}).json()
+            assert api.delete(f"/threads/{thread['thread_id']}").status_code in (200, 204)
+        answer = visit.ask("Are dogs allowed in the gardens?", 2)
+        errors = answer.locator(".error:visible").count()
+        _assert_cited_with_web_sources(answer)
+        runs = visit.calls("POST", r"/threads/[^/]+/runs/stream")
+        created = visit.calls("POST", r"/threads")
+    assert errors == 0
+    assert runs == [200, 404, 200] and created == [200, 200]  # "unknown conversation": a new one
+
+
+def test_feedback_the_server_did_not_keep_is_not_thanked_and_can_be_sent_again(chromium: Browser) -> None:
+    """The page, the script and the API are played by the browser's routes (no server): the first
+    verdict fails (503), the second is kept."""
+    from playwright.sync_api import Route, expect
+
+    origin = f"http://127.0.0.1:{free_port()}"  # nothing listens: every request is routed
+    page_html = re.sub(r'src="[^"]*visitor-widget\.js"', 'src="visitor-widget.js"', DEMO_PAGE.read_text())
+    page_html = re.sub(r'data-api="[^"]*"', f'data-api="{origin}"', page_html)
+    answered = (
+        'event: updates\ndata: {"synthesize": {"reply": {"text": "Le billet coûte 32 €.", "citations": []},'
+        ' "language": "fr", "turn_id": "turn-1"}}\n\n'
+    )
+    verdicts: list[int] = []
+
+    def answer(route: Route) -> None:
+        path = urlsplit(route.request.url).path
+        if path == "/index.html":
+            route.fulfill(body=page_html, content_type="text/html")
+        elif path == "/visitor-widget.js":
+            route.fulfill(body=WIDGET_FILE.read_text(encoding="utf-8"), content_type="text/javascript")
+        elif path == "/threads":
+            route.fulfill(json={"thread_id": "t-1"})
+        elif path.endswith("/runs/stream"):
+            route.fulfill(body=answered, content_type="text/event-stream")
+        elif path == "/visitor/feedback":
+            verdicts.append(503 if not verdicts else 204)
+            route.fulfill(status=verdicts[-1], body=b"" if verdicts[-1] == 204 else b'{"detail": "down"}')
+        else:
+            route.fulfill(status=404, json={"detail": "not found"})
+
+    french = Labels("fr")
+    context = chromium.new_context(viewport=DESKTOP, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.route(f"{origin}/**", answer)
+        page.goto(f"{origin}/index.html")
+        visit = Visit(page, origin)
+        visit.open()
+        shown = visit.ask("Combien coûte le billet ?", 1)
+        helpful = shown.get_by_role("button", name=french["helpful"], exact=True)
+        helpful.click()
+        expect(shown.locator(".feedback .error")).to_have_text(french["error_other"])
+        expect(shown.locator(".thanks")).to_have_count(0)
+        helpful.click()
+        expect(shown.locator(".thanks")).to_have_text(french["feedback_thanks"])
+    finally:
+        context.close()
+    assert verdicts == [503, 204]

@@ -12,8 +12,7 @@ import json
 import secrets
 import urllib.request
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, ExitStack
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -27,24 +26,27 @@ from agents.insights.store import QuestionLog
 from agents.service import MAX_QUESTION_CHARS
 from tests.conftest import BundledIndex
 from tests.postgres_server import create_database
-from tests.serving_servers import aegra, langgraph_dev, offline_agent_env
+from tests.serving_servers import aegra, enter_together, langgraph_dev, offline_agent_env
 
 pytestmark = pytest.mark.slow
 
 PAGE_ORIGIN = "http://127.0.0.1:8080"  # the museum page of the tests (langgraph dev's CORS_ALLOW_ORIGINS)
 AEGRA_ORIGIN = "https://www.example-museum.org"  # the origin aegra.json ships with
 RATE_LIMIT = 40  # requests per visitor and minute: more than a test makes with one token
+# New conversations per client address and minute: more than the module opens from 127.0.0.1. The
+# servers trust 127.0.0.1 as their proxy, so a test names its own client in X-Forwarded-For.
+CONVERSATIONS_PER_ADDRESS = 60
 TURN_CAP = 2  # questions per conversation: the follow-up test asks two
 PASSEPORT = "Combien coûte le billet Passeport ?"
 
 
 class Served:
-    """A running server, where its questions log is, and its database (Aegra's)."""
+    """A running server, where its questions log and its own log are, and its database (Aegra's)."""
 
     def __init__(
-        self, name: str, url: str, origin: str, questions: QuestionLog, database: str | None = None
+        self, name: str, url: str, origin: str, questions: QuestionLog, log: Path, database: str | None = None
     ) -> None:
-        self.name, self.url, self.origin, self.questions = name, url, origin, questions
+        self.name, self.url, self.origin, self.questions, self.log = name, url, origin, questions, log
         self.database = database
 
 
@@ -61,7 +63,13 @@ def servers(
     Aegra needs PostgreSQL: without it (never in CI) its entry is the reason its tests are skipped.
     """
     dev, production = tmp_path_factory.mktemp("langgraph-dev"), tmp_path_factory.mktemp("aegra")
-    env = {"AGENT_API_RATE_LIMIT": f"{RATE_LIMIT}/minute", "AGENT_MAX_TURNS_PER_CONVERSATION": str(TURN_CAP)}
+    env = {
+        "AGENT_API_RATE_LIMIT": f"{RATE_LIMIT}/minute",
+        "AGENT_API_ADDRESS_CONVERSATION_LIMIT": f"{CONVERSATIONS_PER_ADDRESS}/minute",
+        "AGENT_API_ADDRESS_RUN_LIMIT": "1000/minute",  # the module's questions all come from 127.0.0.1
+        "AGENT_API_TRUSTED_PROXIES": "127.0.0.1",
+        "AGENT_MAX_TURNS_PER_CONVERSATION": str(TURN_CAP),
+    }
     dev_env = offline_agent_env(bundled_index, dev, CORS_ALLOW_ORIGINS=PAGE_ORIGIN, **env)
     dev_questions = QuestionLog.for_settings(
         AgentSettings(_env_file=None, checkpoint_path=dev / "threads.sqlite")
@@ -81,9 +89,13 @@ def servers(
             starting["aegra"] = aegra(aegra_env, database, aegra_output)
             aegra_questions = QuestionLog.for_settings(AgentSettings(_env_file=None, checkpoint_url=database))
         urls = enter_together(stack, starting)
-        found["langgraph dev"] = Served("langgraph dev", urls["langgraph dev"], PAGE_ORIGIN, dev_questions)
+        found["langgraph dev"] = Served(
+            "langgraph dev", urls["langgraph dev"], PAGE_ORIGIN, dev_questions, dev / "server.log"
+        )
         if "aegra" in urls:
-            found["aegra"] = Served("aegra", urls["aegra"], AEGRA_ORIGIN, aegra_questions, database)
+            found["aegra"] = Served(
+                "aegra", urls["aegra"], AEGRA_ORIGIN, aegra_questions, production / "server.log", database
+            )
         asyncio.run(first_answers([server for server in found.values() if isinstance(server, Served)]))
         yield found
 
@@ -94,16 +106,6 @@ def served(request: pytest.FixtureRequest, servers: dict[str, Served | str]) -> 
     if isinstance(server, str):
         pytest.skip(server)
     return server
-
-
-def enter_together(stack: ExitStack, managers: dict[str, AbstractContextManager[str]]) -> dict[str, str]:
-    """Enter ``managers`` in threads at once, each then left to ``stack``; their values by name."""
-    with ThreadPoolExecutor(len(managers)) as pool:
-        entering = {name: pool.submit(manager.__enter__) for name, manager in managers.items()}
-    for name, future in entering.items():
-        if future.exception() is None:
-            stack.push(managers[name].__exit__)
-    return {name: future.result() for name, future in entering.items()}
 
 
 async def first_answers(servers: list[Served]) -> None:
@@ -352,8 +354,11 @@ def test_a_visitor_can_send_a_question_but_not_an_operators_fields(served: Serve
     assert runs == []  # refused before a run started
 
 
-def test_a_request_without_a_visitor_token_is_refused(served: Served) -> None:
-    response = httpx.post(f"{served.url}/threads", json={}, headers={"Authorization": "Bearer short"})
+@pytest.mark.parametrize("token", ["short", "a" * 22])
+def test_a_request_without_a_visitor_token_or_with_a_guessable_one_is_refused(
+    served: Served, token: str
+) -> None:
+    response = httpx.post(f"{served.url}/threads", json={}, headers={"Authorization": f"Bearer {token}"})
 
     assert response.status_code == 401
     assert "visitor token" in response.text
@@ -553,3 +558,201 @@ def test_after_an_erasure_no_table_holds_the_visitors_question(served: Served, e
     if served.database:
         assert {"runs.input", "run_events.data", "visitor_questions.question"} <= set(before), before
         assert after == []
+
+
+async def _answered_thread(client: LangGraphClient, question: str = PASSEPORT) -> tuple[str, dict[str, Any]]:
+    """A new thread of ``client`` holding one answered question; its id and values."""
+    thread_id = (await client.threads.create())["thread_id"]
+    await client.runs.wait(thread_id, "visitor", input=ask(question))
+    return thread_id, (await client.threads.get_state(thread_id))["values"]
+
+
+def test_a_visitor_cannot_read_another_conversation_through_a_checkpoint_of_their_own(served: Served) -> None:
+    """Aegra merged the body's ``checkpoint`` into the history's configuration: another thread's id
+    there returned its every checkpoint."""
+    secret = "Mon numéro de réservation est VERS-4412, est-il valable ?"
+
+    async def attempts() -> tuple[list[httpx.Response], int]:
+        victim, attacker_headers = visitor(served), token_header()
+        attacker = visitor(served, attacker_headers)
+        victims_thread, _ = await _answered_thread(victim, secret)
+        own_thread, _ = await _answered_thread(attacker, "Quels sont les horaires ?")
+        async with httpx.AsyncClient(base_url=served.url, headers=attacker_headers) as http:
+            answers = [
+                await http.post(
+                    f"/threads/{own_thread}/history", json={"checkpoint": {"thread_id": victims_thread}}
+                ),
+                await http.post(
+                    f"/threads/{own_thread}/state/checkpoint",
+                    json={"checkpoint": {"thread_id": victims_thread, "checkpoint_ns": ""}},
+                ),
+            ]
+        own = len(await attacker.threads.get_history(own_thread, limit=10))
+        return answers, own
+
+    answers, own_history = asyncio.run(attempts())
+
+    for answer in answers:
+        assert answer.status_code == 403 and "VERS-4412" not in answer.text
+        assert "leave 'thread_id' out" in answer.json()["detail"]
+    assert own_history >= 1  # one's own history still reads
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/threads/{thread}/runs/wait", b"[" * 50_000),
+        ("/threads/search", b'{"metadata":' * 3_000 + b"{}" + b"}" * 3_000),
+        ("/threads/{thread}/history", b"[" * 50_000),
+        ("/visitor/feedback", b'{"thread_id": ' + b"[" * 50_000),
+    ],
+)
+def test_a_deeply_nested_body_is_one_sentence_on_every_route(served: Served, path: str, body: bytes) -> None:
+    headers = token_header()
+    thread_id = asyncio.run(visitor(served, headers).threads.create())["thread_id"]
+
+    response = httpx.post(served.url + path.format(thread=thread_id), content=body, headers=headers)
+
+    assert response.status_code == 422 and "nests too deeply" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("path", ["/threads/search", "/threads/{thread}/history", "/visitor/feedback"])
+def test_a_body_over_64_kb_is_refused_on_every_route(served: Served, path: str) -> None:
+    headers = token_header()
+    thread_id = asyncio.run(visitor(served, headers).threads.create())["thread_id"]
+
+    response = httpx.post(
+        served.url + path.format(thread=thread_id), json={"x": "x" * 70_000}, headers=headers
+    )
+
+    assert response.status_code == 413 and "too large" in response.json()["detail"]
+
+
+def test_a_control_character_in_a_question_is_refused_before_the_server_sees_it(served: Served) -> None:
+    """On Aegra a NUL made PostgreSQL fail: a 500 holding the SQL statement, the question in its log."""
+    marker = "ZX-NUL-QUESTION-7"
+
+    async def attempt() -> list[httpx.Response]:
+        headers = token_header()
+        thread = await visitor(served, headers).threads.create()
+        async with httpx.AsyncClient(base_url=served.url, headers=headers) as http:
+            return [
+                await http.post(
+                    f"/threads/{thread['thread_id']}/runs/{mode}",
+                    json={"assistant_id": "visitor", "input": ask(f"{marker}\u0000 horaires ?")},
+                )
+                for mode in ("wait", "stream")
+            ]
+
+    answers = asyncio.run(attempt())
+
+    for answer in answers:
+        assert answer.status_code == 422 and "U+0000" in answer.json()["detail"]
+        assert marker not in answer.text
+    assert marker not in served.log.read_text(errors="replace")
+
+
+def test_a_field_sent_as_null_is_no_server_error(served: Served) -> None:
+    async def attempt() -> httpx.Response:
+        headers = token_header()
+        thread = await visitor(served, headers).threads.create()
+        async with httpx.AsyncClient(base_url=served.url, headers=headers, timeout=120) as http:
+            return await http.post(
+                f"/threads/{thread['thread_id']}/runs/wait",
+                json={"assistant_id": "visitor", "input": ask(PASSEPORT), "config": None, "context": None},
+            )
+
+    answer = asyncio.run(attempt())
+
+    assert answer.status_code == 200 and "32 €" in answer.json()["reply"]["text"]
+
+
+def test_feedback_from_another_origin_reaches_the_turn_and_only_the_owners(served: Served) -> None:
+    """On Aegra the route answered 401 to everyone (its authentication never ran on custom routes)."""
+
+    async def feedback() -> tuple[str, dict[str, Any], httpx.Response, httpx.Response, httpx.Response]:
+        headers = token_header()
+        thread_id, values = await _answered_thread(visitor(served, headers))
+        verdict = {
+            "thread_id": thread_id,
+            "turn_id": values["turn_id"],
+            "verdict": "not_helpful",
+            "comment": "Trop court",
+        }
+        async with httpx.AsyncClient(base_url=served.url, headers={"Origin": served.origin}) as http:
+            preflight = await http.options(
+                "/visitor/feedback",
+                headers={"Access-Control-Request-Method": "POST",
+                         "Access-Control-Request-Headers": "authorization,content-type"},
+            )  # fmt: skip
+            stranger = await http.post("/visitor/feedback", json=verdict, headers=token_header())
+            owner = await http.post("/visitor/feedback", json=verdict, headers=headers)
+        return thread_id, values, preflight, stranger, owner
+
+    thread_id, values, preflight, stranger, owner = asyncio.run(feedback())
+
+    assert preflight.headers.get("access-control-allow-origin") == served.origin
+    assert stranger.status_code == 404
+    assert owner.status_code == 204 and owner.headers.get("access-control-allow-origin") == served.origin
+    [logged] = served.questions.thread_turns(thread_id)
+    assert (logged.id, logged.feedback, logged.comment) == (values["turn_id"], "not_helpful", "Trop court")
+
+
+def test_the_front_doors_refusals_are_readable_by_the_museums_page(served: Served) -> None:
+    """Without CORS headers the widget could not read "unknown conversation" and asked to retry."""
+    headers = {**token_header(), "Origin": served.origin}
+    unknown = "00000000-0000-4000-8000-000000000000"
+
+    refusals = [
+        httpx.post(f"{served.url}/threads/{unknown}/runs/stream", headers=headers,
+                   json={"assistant_id": "visitor", "input": ask(PASSEPORT)}),
+        httpx.post(f"{served.url}/threads", headers=headers, json={"metadata": {"owner": "x"}}),
+        httpx.post(f"{served.url}/threads/search", headers=headers, content=b"[" * 1000),
+    ]  # fmt: skip
+
+    assert [r.status_code for r in refusals] == [404, 403, 422]
+    for refusal in refusals:
+        assert refusal.headers.get("access-control-allow-origin") == served.origin
+        assert len(refusal.headers.get_list("access-control-allow-origin")) == 1
+    elsewhere = httpx.post(f"{served.url}/threads", headers={**headers, "Origin": "https://elsewhere.example"},
+                           json={"metadata": {"owner": "x"}})  # fmt: skip
+    assert "access-control-allow-origin" not in elsewhere.headers
+
+
+def test_the_servers_metrics_are_closed_to_visitors(served: Served) -> None:
+    response = httpx.get(f"{served.url}/metrics", headers=token_header())
+
+    assert response.status_code == 403
+
+
+def test_a_visitor_cancels_their_own_run_and_no_one_elses(served: Served) -> None:
+    async def cancel() -> tuple[int, int]:
+        owner = visitor(served)
+        thread_id = (await owner.threads.create())["thread_id"]
+        run = await owner.runs.create(thread_id, "visitor", input=ask(PASSEPORT))
+        stranger = await _status(visitor(served).runs.cancel(thread_id, run["run_id"]))
+        own = await _status(owner.runs.cancel(thread_id, run["run_id"]))
+        await owner.runs.join(thread_id, run["run_id"])
+        return stranger, own
+
+    stranger, own = asyncio.run(cancel())
+
+    assert stranger == 404
+    assert own == 200
+
+
+def test_a_client_drawing_a_new_token_per_request_is_limited_by_its_address(served: Served) -> None:
+    """Tokens are the client's to draw: 150 requests with 150 tokens opened 672 conversations in 20 s."""
+    address = {"langgraph dev": "203.0.113.10", "aegra": "203.0.113.11"}[served.name]
+
+    def new_conversation(client: str) -> httpx.Response:
+        forwarded = {"X-Forwarded-For": f"198.51.100.99, {client}"}  # the proxy appended the last
+        return httpx.post(f"{served.url}/threads", json={}, headers={**token_header(), **forwarded})
+
+    answers = [new_conversation(address) for _ in range(CONVERSATIONS_PER_ADDRESS + 1)]
+    neighbour = new_conversation("203.0.113.12")
+
+    assert [a.status_code for a in answers[:-1]] == [200] * CONVERSATIONS_PER_ADDRESS
+    assert answers[-1].status_code == 429 and int(answers[-1].headers["retry-after"]) >= 1
+    assert "new conversations from your network" in answers[-1].json()["detail"]
+    assert neighbour.status_code == 200
