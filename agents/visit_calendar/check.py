@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from babel.dates import format_date, get_day_names
 
+from agents.visit_calendar.eligibility_check import eligibility_values, with_lead_ins
 from agents.visit_calendar.rules import (
     WEEKDAYS,
     Calendar,
@@ -34,7 +35,6 @@ from agents.visit_calendar.rules import (
     SpecialHours,
     month_day,
 )
-from agents.visit_calendar.eligibility_check import eligibility_values, with_lead_ins
 from agents.visit_calendar.source_value import Value
 from rag.front_matter import split_front_matter
 from rag.lexicon.folding import fold_in_place
@@ -126,9 +126,7 @@ def _unsaid(values: list[Value], text: str) -> tuple[list[Value], str]:
 def excerpt(values: list[Value], plain: str, line: str, margin: int = 90) -> str:
     """The part of ``line`` from a little before its first stated value to a little after its last,
     cut at spaces: a page's text may be one long line."""
-    spans = [
-        m.span() for v in values for s in v.spellings if (m := _pattern(s).search(_folded(v, plain)))
-    ]
+    spans = [m.span() for v in values for s in v.spellings if (m := _pattern(s).search(_folded(v, plain)))]
     text = _plain_case(line)
     if not spans or len(text) <= 2 * margin + 80:
         return text

@@ -23,7 +23,8 @@ def eligibility_values(rule: Eligibility) -> list[Value]:
     if rule.audience is not None:
         found.append(age_value(rule.audience))
     if rule.eligible_region:
-        found.append(Value(rule.eligible_region, REGION_NAMES.get(rule.eligible_region, (rule.eligible_region,))))
+        names = REGION_NAMES.get(rule.eligible_region, (rule.eligible_region,))
+        found.append(Value(rule.eligible_region, names))
     for kind in rule.eligible_customer_type:
         found.append(Value(kind, customer_terms(CUSTOMER_CONCEPTS[kind]), folded=True))
     return found
@@ -33,7 +34,8 @@ def age_value(audience: PeopleAudience) -> Value:
     """An age range as sources write it: "under 18", "moins de 18 ans", "0 to 5", "6–17", "6-17 ans"."""
     low, high = audience.suggested_min_age, audience.suggested_max_age
     if high is None:
-        return Value(f"{low} or over", (f"{low} and over", f"over {low}", f"plus de {low}", f"{low} ans et plus"))
+        over = (f"{low} and over", f"over {low}", f"plus de {low} ans", f"{low} ans et plus")
+        return Value(f"{low} or over", over)
     if not low:
         under = high + 1
         spellings = [f"under {under}", f"under-{under}", f"moins de {under} ans"]

@@ -221,7 +221,7 @@ class Calendar(BaseModel):
     def _regions_named(self) -> Calendar:
         unknown = {r.eligible_region for r in self.eligibility} - {None, *self.regions}
         if unknown:
-            raise ValueError(f"eligibility names regions not listed under [regions]: {sorted(map(str, unknown))}")
+            raise ValueError(f"eligibility names regions missing from [regions]: {sorted(map(str, unknown))}")
         return self
 
     def place_named(self, text: str) -> str | None:
