@@ -31,6 +31,7 @@ from agents.reading.asked import (
 )
 from agents.reading.question_parts import question_parts
 from agents.reading.request import TurnRequest
+from agents.reading.visitor import visitor_asked
 from rag.lexicon.calendar_names import months_covered
 from rag.lexicon.concepts import concept_name, found_in, is_estate_place, roles
 from rag.lexicon.phrases import cues, fold, phrases, replies
@@ -96,7 +97,8 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
         if "price" in aspects and ("free" in aspects or rate_asked(question, language))
         else {}
     )
-    arguments = {"aspects": aspects, "language": language, **when, **tickets, **reduced}
+    who = {"visitor": visitor.said()} if (visitor := visitor_asked(question, language, aspects)) else {}
+    arguments = {"aspects": aspects, "language": language, **when, **tickets, **reduced, **who}
     return [
         ("get_visit_calendar", {"place": place, **arguments}) for place in places_asked(question, language)
     ]
@@ -154,7 +156,11 @@ def _asks_the_facts(question: str, language: str, aspects: list[str]) -> bool:
     the facts and no other offer ("the audio guide"), or nothing else."""
     named = {concept_name(c) for c, _, _ in found_in(question, [language, "en"])}
     ticket = TICKET in named or bool(tickets_named(question))
-    if {"price", "free"} & set(aspects) and rate_asked(question, language) == "group":
+    if (
+        {"price", "free"} & set(aspects)
+        and rate_asked(question, language) == "group"
+        and visitor_asked(question, language, aspects) is None  # unless the facts' rules read them all
+    ):
         return False  # who pays which rate, or enters free, is in the knowledge base, not the facts
     if "price" in aspects and not ticket:
         return not names_other_subject(question, language, topics_too=True)

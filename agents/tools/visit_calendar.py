@@ -27,7 +27,7 @@ from agents.tools.dates import parse_visit_date
 from agents.visit_calendar.answer import fact_lines, headline
 from agents.visit_calendar.check import CheckReport, corpus_texts
 from agents.visit_calendar.choice import ChosenCalendar, choose_calendar
-from agents.visit_calendar.eligibility import Visitor, eligible
+from agents.visit_calendar.eligibility import Visitor, eligible, verdict
 from agents.visit_calendar.eligible_lines import eligibility_line
 from agents.visit_calendar.engine import MAX_RANGE_DAYS, DayReport, day_at
 from agents.visit_calendar.facts import ASPECTS, Aspect, place_facts
@@ -222,10 +222,15 @@ class CalendarService:
             if days
             else self._facts(calendar, keys, asked, cited, code, months or [], tickets or [], reduced)
         )
+        undecided = False
         if visitor is not None and {"free", "price"} & set(asked):
             facts = self._eligible(calendar, keys, visitor, cited, code, months or [], facts, asked)
+            undecided = not any(f.visitor is not None for f in facts) and self._undecided(
+                calendar, keys, visitor, months or []
+            )
         lines = [d.line for d in days] + [f.text for f in facts]
         settled = not all(day.open == "unknown" for day in days) if days else _covers(facts, asked, months)
+        settled = settled and not undecided  # what this visitor pays turns on what they did not say
         return base.model_copy(
             update={
                 "status": "ok",
@@ -320,6 +325,16 @@ class CalendarService:
                 replaced |= set() if rule.event else {key}
         kept = [f for f in facts if not (f.place in replaced and f.answers in ("free", "price"))]
         return found + kept
+
+    def _undecided(self, calendar: Calendar, keys: list[str], visitor: Visitor, months: list[int]) -> bool:
+        """Whether a rule of these places might hold for ``visitor`` but turns on what they did not say
+        (a student's age, a 20-year-old's residence): the facts cannot tell what they pay."""
+        withheld = self.check().withheld
+        return any(
+            verdict(rule, visitor, calendar) == "unknown"
+            for rule in calendar.eligibility
+            if set(rule.places) & set(keys) and rule.id not in withheld and not rule.event
+        )
 
 
 def _covers(facts: list[FactsLine], asked: list[Aspect], months: list[int] | None) -> bool:

@@ -1,0 +1,131 @@
+"""Who a question asks for, read as the visit facts' typed visitor: an age, a country of residence,
+and the glossary's visitor concepts (disabled, companion, student, teacher, job seeker).
+
+Methods, not phrases: an age is a number (digits, or words num2words spells, or CJK numerals) beside
+the glossary's age or year concept ("12 ans", "aged 23", "23岁"), or just after a person it names
+("my son is 12"); a country is one of Babel's territory names in the question's language or in
+English ("España", "Spain", "西班牙"), its EU residence decided by the calendar's list of members.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from babel import Locale
+
+from agents.answer.number_words import digitise
+from agents.reading.slots import day_spans
+from agents.visit_calendar.eligibility import Visitor
+from agents.visit_calendar.rules import CUSTOMER_CONCEPTS
+from rag.lexicon.concepts import concept_name, found_in, roles
+from rag.lexicon.folding import fold, fold_in_place
+from rag.lexicon.languages import UNSPACED_LANGUAGES
+from rag.lexicon.terms import TermMatcher
+
+AGE_MARKS = ("age", "year")  # the glossary's concepts an age is written beside: "12 ans", "aged 23"
+EU_RESIDENT = "eu resident"  # the glossary's concept of living in the European Union
+# Visitors of the glossary that are a party, not a person with an age ("a group of 12").
+PARTIES = ("group", "school trip", "family", "large family", "pets", "dog", "guide dog")
+OLDEST = 120
+_NUMBER = re.compile(r"(?<![\d.,:/])\d{1,3}(?![\d:/]|[.,]\d)")
+_GAP_TO_MARK = re.compile(r"^[\s\-–]{0,2}$")  # "12 ans", "12-year-old", "23岁"
+_GAP_AFTER_PERSON = re.compile(r"^\W+(?:\w{1,6}\W+)?$")  # "my son is 12", "mi hijo tiene 12"
+_UNIT_AFTER = re.compile(r"^\s*[€$%:]|^[^\W\d_]")  # "12 €", "12h": not an age
+
+
+def visitor_in(text: str, language: str) -> Visitor | None:
+    """The visitor ``text`` describes, or None when it says nothing an offer depends on."""
+    named = {concept_name(concept) for concept, _, _ in found_in(text, [language])}
+    kinds = {kind: concept in named for kind, concept in CUSTOMER_CONCEPTS.items()}
+    visitor = Visitor(
+        age=age_in(text, language),
+        country=country_in(text, language),
+        eu_resident=True if EU_RESIDENT in named else None,
+        **kinds,
+    )
+    return visitor if visitor.said() else None
+
+
+def accounts_for_everyone_named(text: str, language: str, visitor: Visitor | None) -> bool:
+    """Whether ``visitor`` holds every visitor the question names: a person with an age read, a
+    customer type, EU residence; a large family or a group is more than the visit facts read."""
+    if visitor is None:
+        return False
+    named = {concept_name(c) for c, _, _ in found_in(text, [language, "en"])} & set(roles()["visitors"])
+    read = {*CUSTOMER_CONCEPTS.values(), EU_RESIDENT}
+    aged = set(roles()["visitors"]) - set(PARTIES) - read if visitor.age is not None else set()
+    return named <= read | aged
+
+
+def age_in(text: str, language: str) -> int | None:
+    """The first age ``text`` gives: a number beside the age or year concept, or just after a person."""
+    concepts = found_in(text, [language, "en"])
+    marks = [(a, b) for c, a, b in concepts if concept_name(c) in AGE_MARKS]
+    people = [
+        (a, b)
+        for c, a, b in concepts
+        if concept_name(c) in set(roles()["visitors"]) - set(PARTIES) or concept_name(c) == "adult"
+    ]
+    # a number inside another concept's words ("carte 1 an à Versailles") or a day is no age
+    taken = [(a, b) for c, a, b in concepts if concept_name(c) not in AGE_MARKS] + day_spans(text)
+    for start, end, value in numbers_in(text):
+        if value > OLDEST or any(a <= start and end <= b for a, b in taken):
+            continue
+        if any(_beside(text, (start, end), mark) for mark in marks):
+            return value
+        after = text[end:]
+        if not _UNIT_AFTER.match(after) and any(
+            b <= start and _GAP_AFTER_PERSON.match(text[b:start]) for _, b in people
+        ):
+            return value
+    return None
+
+
+def _beside(text: str, number: tuple[int, int], mark: tuple[int, int]) -> bool:
+    gap = text[number[1] : mark[0]] if number[1] <= mark[0] else text[mark[1] : number[0]]
+    return (number[1] <= mark[0] or mark[1] <= number[0]) and bool(_GAP_TO_MARK.match(gap))
+
+
+def numbers_in(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, value) of each whole number in ``text``, in digits or words, in its own offsets."""
+    folded = fold_in_place(text)
+    digitised = digitise(folded)
+    work = digitised.text if digitised else folded
+    found = []
+    for match in _NUMBER.finditer(work):
+        start, end = digitised.original(match.start(), match.end()) if digitised else match.span()
+        found.append((start, end, int(match.group())))
+    return found
+
+
+def country_in(text: str, language: str) -> str | None:
+    """The ISO code of the first country ``text`` names in its language or in English (Babel)."""
+    spans: list[tuple[int, int, str]] = []
+    for code in dict.fromkeys((language, "en")):
+        names, cues = _territories(code)
+        spans += [(a, b, names[fold(text[a:b])]) for a, b in cues.find(text)]
+    return min(spans)[2] if spans else None
+
+
+@functools.lru_cache(maxsize=16)
+def _territories(language: str) -> tuple[dict[str, str], TermMatcher]:
+    """Babel's country names in ``language`` by folded name, and a matcher for them; regions with a
+    number code ("Europe", "World") and names too short to tell from a word are left out."""
+    shortest = 2 if language in UNSPACED_LANGUAGES else 4
+    names = {
+        fold(name): code
+        for code, name in Locale.parse(language).territories.items()
+        if len(code) == 2 and code.isalpha() and len(name) >= shortest
+    }
+    return names, TermMatcher(names)
+
+
+def visitor_asked(text: str, language: str, aspects: list[str]) -> Visitor | None:
+    """The visitor a question on free entry or a price asks for, when the visit facts can read all of
+    whom it names ("my son is 12", "two students aged 23 from Spain"); None otherwise ("a large
+    family": the knowledge base says who pays which rate)."""
+    if not {"free", "price"} & set(aspects):
+        return None
+    visitor = visitor_in(text, language)
+    return visitor if accounts_for_everyone_named(text, language, visitor) else None
