@@ -15,6 +15,7 @@ import re
 from babel import Locale
 
 from agents.answer.number_words import digitise
+from agents.reading.asked import place_spans
 from agents.reading.slots import day_spans
 from agents.visit_calendar.eligibility import Visitor
 from agents.visit_calendar.rules import CUSTOMER_CONCEPTS
@@ -30,8 +31,13 @@ PARTIES = ("group", "school trip", "family", "large family", "pets", "dog", "gui
 OLDEST = 120
 _NUMBER = re.compile(r"(?<![\d.,:/])\d{1,3}(?![\d:/]|[.,]\d)")
 _GAP_TO_MARK = re.compile(r"^[\s\-–]{0,2}$")  # "12 ans", "12-year-old", "23岁"
-_GAP_AFTER_PERSON = re.compile(r"^\W+(?:\w{1,6}\W+)?$")  # "my son is 12", "mi hijo tiene 12"
-_UNIT_AFTER = re.compile(r"^\s*[€$%:]|^[^\W\d_]")  # "12 €", "12h": not an age
+# "my son is 12", "mi hijo tiene 12", "my daughter, she is 9": at most two short words between, and
+# nothing after the number but the end of a clause ("my son and 2 friends" gives no age)
+_GAP_AFTER_PERSON = re.compile(r"^\W+(?:\w{1,6}\W+){0,2}$")
+_CLAUSE_END = re.compile(r"^\s*(?:$|[^\w\s€$%:])")
+_CLAUSE = re.compile(r"[^,.;:!?¿¡，。、；：！？]+")
+_HEAD_COUNT = re.compile(r"^\s?$")  # a number just before the visitors it counts
+_LEAD_IN = re.compile(r"(?:\b\w{1,6}\s+){1,2}$")
 
 
 def visitor_in(text: str, language: str) -> Visitor | None:
@@ -60,6 +66,12 @@ def accounts_for_everyone_named(text: str, language: str, visitor: Visitor | Non
 
 def age_in(text: str, language: str) -> int | None:
     """The first age ``text`` gives: a number beside the age or year concept, or just after a person."""
+    found = _age_read(text, language)
+    return found[0] if found else None
+
+
+def _age_read(text: str, language: str) -> tuple[int, list[tuple[int, int]]] | None:
+    """The first age and where it is written (the number, and the age word beside it)."""
     concepts = found_in(text, [language, "en"])
     marks = [(a, b) for c, a, b in concepts if concept_name(c) in AGE_MARKS]
     people = [
@@ -72,14 +84,47 @@ def age_in(text: str, language: str) -> int | None:
     for start, end, value in numbers_in(text):
         if value > OLDEST or any(a <= start and end <= b for a, b in taken):
             continue
-        if any(_beside(text, (start, end), mark) for mark in marks):
-            return value
-        after = text[end:]
-        if not _UNIT_AFTER.match(after) and any(
-            b <= start and _GAP_AFTER_PERSON.match(text[b:start]) for _, b in people
-        ):
-            return value
+        if beside := [mark for mark in marks if _beside(text, (start, end), mark)]:
+            return value, [(start, end), *beside]
+        after = [b for _, b in people if b <= start and _GAP_AFTER_PERSON.match(text[b:start])]
+        if after and _CLAUSE_END.match(text[end:]):
+            return value, [(after[-1], end)]  # "daughter, she is 9": the words between say her age too
     return None
+
+
+def visitor_spans(text: str, language: str) -> list[tuple[int, int]]:
+    """Where ``text`` says who the visitor is: their age, their country, the visitors it names."""
+    found = _age_read(text, language)
+    spans = list(found[1]) if found else []
+    # a country with the few words leading to it ("wohne in Österreich", "from Spain")
+    spans += [(_lead_in(text, a), b) for a, b, _ in _countries(text, language)]
+    visitors = {*roles()["visitors"], "adult"}
+    people = [(a, b) for c, a, b in found_in(text, [language, "en"]) if concept_name(c) in visitors]
+    # how many of them: "two students", "deux enfants"
+    counts = [(a, b) for a, b, _ in numbers_in(text) if any(_HEAD_COUNT.match(text[b:p]) for p, _ in people)]
+    spans += people + counts
+    return spans + _clauses_about_them(text, language, spans)
+
+
+def _clauses_about_them(text: str, language: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The clauses that only say who the visitor is ("Je viens avec ma mère handicapée, …"): one
+    holding what they read and no other concept of the glossary nor a place of the facts."""
+    visitors = {*roles()["visitors"], "adult", *AGE_MARKS}
+    found = []
+    for clause in _CLAUSE.finditer(text):
+        a, b = clause.span()
+        if not any(a <= start < b for start, _ in spans):
+            continue
+        named = {concept_name(c) for c, _, _ in found_in(clause.group(), [language, "en"])}
+        if named <= visitors and not place_spans(clause.group(), language):
+            found.append((a, b))
+    return found
+
+
+def _lead_in(text: str, start: int) -> int:
+    """Where the two short words before ``start`` begin, within its clause."""
+    match = _LEAD_IN.search(text[:start])
+    return match.start() if match else start
 
 
 def _beside(text: str, number: tuple[int, int], mark: tuple[int, int]) -> bool:
@@ -101,11 +146,16 @@ def numbers_in(text: str) -> list[tuple[int, int, int]]:
 
 def country_in(text: str, language: str) -> str | None:
     """The ISO code of the first country ``text`` names in its language or in English (Babel)."""
+    spans = _countries(text, language)
+    return min(spans)[2] if spans else None
+
+
+def _countries(text: str, language: str) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
     for code in dict.fromkeys((language, "en")):
         names, cues = _territories(code)
         spans += [(a, b, names[fold(text[a:b])]) for a, b in cues.find(text)]
-    return min(spans)[2] if spans else None
+    return spans
 
 
 @functools.lru_cache(maxsize=16)
