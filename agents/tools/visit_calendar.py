@@ -231,14 +231,15 @@ class CalendarService:
         lines = [d.line for d in days] + [f.text for f in facts]
         settled = not all(day.open == "unknown" for day in days) if days else _covers(facts, asked, months)
         settled = settled and not undecided  # what this visitor pays turns on what they did not say
+        shown = {c for line in [*days, *facts] for c in line.cites}  # not those of lines a visitor's replaced
         return base.model_copy(
             update={
                 "status": "ok",
                 "source": "calendar",
                 "days": days,
                 "facts": facts,
-                "passages": cited.passages(),
-                "sources": cited.sources(),
+                "passages": [p for p in cited.passages() if p.chunk_id in shown],
+                "sources": [source for source in cited.sources() if _chunk_id(source) in shown],
                 "summary": "\n".join(lines) if settled else "",  # nothing settled: the knowledge base answers
             }
         )
