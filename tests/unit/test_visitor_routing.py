@@ -30,7 +30,7 @@ ASKED = {
     "pt": ("Tenho 25 anos e moro na Grécia. Quanto custa o bilhete do palácio?",
            {"age": 25, "country": "GR"}),
     "nl": ("Mijn zoon is 13 jaar, is het paleis gratis voor hem?", {"age": 13}),
-    "ja": ("17歳の息子の宮殿の入場料はいくらですか？", {"age": 17}),
+    "ja": ("息子は17歳です。宮殿に入るのにいくらかかりますか？", {"age": 17}),
     "zh": ("我女儿九岁，凡尔赛宫门票多少钱？", {"age": 9}),
 }  # fmt: skip
 
