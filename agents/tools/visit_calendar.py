@@ -231,7 +231,8 @@ class CalendarService:
         lines = [d.line for d in days] + [f.text for f in facts]
         settled = not all(day.open == "unknown" for day in days) if days else _covers(facts, asked, months)
         settled = settled and not undecided  # what this visitor pays turns on what they did not say
-        shown = {c for line in [*days, *facts] for c in line.cites}  # not those of lines a visitor's replaced
+        # the passages of the lines shown, not of those a visitor's line replaced
+        shown = {c for day in days for c in day.cites} | {c for fact in facts for c in fact.cites}
         return base.model_copy(
             update={
                 "status": "ok",
