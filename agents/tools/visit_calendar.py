@@ -438,8 +438,10 @@ DESCRIPTION = (
     "closures and closed days, free entry, ticket prices with the reduced rate; and, for a day or a short "
     "range, whether it is open or closed and why. Use it first for every question about hours, opening, "
     "closing, free entry or prices, with or without a date (pass the date exactly as the visitor wrote "
-    "it, none when none is named). Quote its lines and cite their passages; when a day is 'unknown', "
-    "search the knowledge base instead."
+    "it, none when none is named). When free entry or a price is asked for someone, pass what the visitor "
+    "said of them as `visitor` (age, country, disabled, companion of a disabled visitor, student…): the "
+    "line then says whether they enter free or at a reduced rate. Quote its lines and cite their passages; "
+    "when a day is 'unknown' or the summary is empty, search the knowledge base instead."
 )
 
 
