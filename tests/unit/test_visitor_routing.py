@@ -13,7 +13,7 @@ import pytest
 
 from agents.offline.router import calls_for
 from agents.reading.intent import IntentIndex, intent_index
-from agents.reading.read import read_turn
+from agents.reading.read import read_conversation, read_turn
 from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.check import corpus_texts
 from agents.visit_calendar.eligibility import Visitor
@@ -81,3 +81,33 @@ def test_a_visitor_whose_rate_turns_on_what_they_did_not_say_is_left_to_the_know
     )
     result = service.get(None, "palace", "en", aspects=["price"], visitor=Visitor(student=True))
     assert result.summary == ""
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (("How much is the Trianon ticket?", "And for a 20-year-old from Italy?"),
+         ("trianon", ["price"], {"age": 20, "country": "IT"})),
+        (("Wie viel kostet das Schloss?", "Und für meinen Sohn, 10 Jahre alt?"),
+         ("palace", ["price"], {"age": 10})),
+        (("宫殿门票多少钱？", "那我十岁的孩子呢？"), ("palace", ["price"], {"age": 10})),
+        (("Combien coûte l'entrée du château pour mon fils de 12 ans ?", "Et au Trianon ?"),
+         ("trianon", ["price"], {"age": 12})),
+    ],
+)  # fmt: skip
+def test_a_follow_up_keeps_what_it_does_not_change_and_changes_what_it_names(
+    turns: tuple[str, str], expected: tuple[str, list[str], dict[str, Any]], index: IntentIndex
+) -> None:
+    """A new visitor keeps the place and what was asked; a new place keeps the visitor."""
+    calls = calls_for(read_conversation(turns, index), TOOLS)
+    found = [
+        (a["place"], a["aspects"], a.get("visitor")) for name, a in calls if name == "get_visit_calendar"
+    ]
+    assert found == [expected]
+
+
+def test_a_visitor_added_to_an_hours_question_asks_no_rate(index: IntentIndex) -> None:
+    calls = calls_for(
+        read_conversation(("Is the Palace open on Monday?", "And for my 12-year-old son?"), index), TOOLS
+    )
+    assert [a.get("visitor") for name, a in calls if name == "get_visit_calendar"] == [None]
