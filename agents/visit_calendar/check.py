@@ -125,8 +125,16 @@ def _unsaid(values: list[Value], text: str) -> tuple[list[Value], str]:
 
 def excerpt(values: list[Value], plain: str, line: str, margin: int = 90) -> str:
     """The part of ``line`` from a little before its first stated value to a little after its last,
-    cut at spaces: a page's text may be one long line."""
-    spans = [m.span() for v in values for s in v.spellings if (m := _pattern(s).search(_folded(v, plain)))]
+    cut at spaces: a page's text may be one long line. Where a value is written several times ("gratuit"
+    all over a page), the place nearest the rarest value's first is taken."""
+    written = [
+        [m.span() for spelling in v.spellings for m in _pattern(spelling).finditer(_folded(v, plain))]
+        for v in values
+    ]
+    found: list[list[tuple[int, int]]] = [spans for spans in written if spans]
+    rarest: list[tuple[int, int]] = min(found, key=len) if found else [(0, 0)]
+    anchor = min(rarest)[0]
+    spans = [min(each, key=lambda span: abs(span[0] - anchor)) for each in found]
     text = _plain_case(line)
     if not spans or len(text) <= 2 * margin + 80:
         return text

@@ -153,3 +153,17 @@ def test_the_tool_takes_the_visitor_as_a_typed_argument() -> None:
         }
     )
     assert "gratuit pour les personnes handicapées et leur accompagnateur" in message.artifact.summary
+
+
+def test_an_excerpt_is_cut_where_the_rules_rarest_value_is_written() -> None:
+    """A long page writes "free" many times: the excerpt is the one beside "under 18", not the first."""
+    line = (
+        "Entry is free for the Park. "
+        + "Filler words about the gardens. " * 12
+        + "Free for everyone under 18."
+    )
+    texts = {FREE_ENTRY: line}
+    calendar = load_calendar()
+    report = check_calendar(calendar.model_copy(update={"eligibility": calendar.eligibility[:1]}), texts)
+    support = report.support[("free-under-18", "")]
+    assert "under 18" in support.excerpt and "the Park" not in support.excerpt
