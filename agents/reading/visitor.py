@@ -28,6 +28,9 @@ AGE_MARKS = ("age", "year")  # the glossary's concepts an age is written beside:
 EU_RESIDENT = "eu resident"  # the glossary's concept of living in the European Union
 # Visitors of the glossary that are a party, not a person with an age ("a group of 12").
 PARTIES = ("group", "school trip", "family", "large family", "pets", "dog", "guide dog")
+# Visitors of the glossary that are an age: with the age read, they are read whole ("my son, 12"); a
+# wheelchair or a deaf visitor is not, and is left to the knowledge base.
+AGE_GROUPS = ("child", "baby", "teenager", "young people", "senior")
 OLDEST = 120
 _NUMBER = re.compile(r"(?<![\d.,:/])\d{1,3}(?![\d:/]|[.,]\d)")
 _GAP_TO_MARK = re.compile(r"^[\s\-–]{0,2}$")  # "12 ans", "12-year-old", "23岁"
@@ -59,9 +62,8 @@ def accounts_for_everyone_named(text: str, language: str, visitor: Visitor | Non
     if visitor is None:
         return False
     named = {concept_name(c) for c, _, _ in found_in(text, [language, "en"])} & set(roles()["visitors"])
-    read = {*CUSTOMER_CONCEPTS.values(), EU_RESIDENT}
-    aged = set(roles()["visitors"]) - set(PARTIES) - read if visitor.age is not None else set()
-    return named <= read | aged
+    read = {*CUSTOMER_CONCEPTS.values(), EU_RESIDENT, *(AGE_GROUPS if visitor.age is not None else ())}
+    return named <= read
 
 
 def age_in(text: str, language: str) -> int | None:

@@ -68,6 +68,7 @@ def test_a_country_is_read_by_its_name_in_the_question_language_or_in_english() 
 def test_a_visitor_the_rules_do_not_read_whole_is_left_to_the_knowledge_base() -> None:
     assert visitor_asked("Is the Palace free for a large family of five?", "en", ["free"]) is None
     assert visitor_asked("Do seniors over 65 pay less at the Palace?", "en", ["price"]) is None
+    assert visitor_asked("I am 70 and use a wheelchair, is the Palace free?", "en", ["free"]) is None
     assert (
         visitor_asked("Meine Tochter ist 16 Jahre alt, was kostet das Schloss?", "de", ["price"]) is not None
     )
