@@ -31,8 +31,10 @@ from agents.reading.asked import (
 )
 from agents.reading.question_parts import part_kinds, question_parts
 from agents.reading.request import TurnRequest
+from agents.reading.visitor import visitor_asked, visitor_spans
 from rag.lexicon.calendar_names import months_covered
 from rag.lexicon.concepts import concept_name, found_in, is_estate_place, roles
+from rag.lexicon.folding import blanked
 from rag.lexicon.phrases import cues, fold, phrases, replies
 
 Call = tuple[str, dict[str, Any]]
@@ -109,7 +111,8 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
         if "price" in aspects and ("free" in aspects or rate_asked(question, language))
         else {}
     )
-    arguments = {"aspects": aspects, "language": language, **when, **tickets, **reduced}
+    who = {"visitor": visitor.said()} if (visitor := visitor_asked(question, language, aspects)) else {}
+    arguments = {"aspects": aspects, "language": language, **when, **tickets, **reduced, **who}
     return [
         ("get_visit_calendar", {"place": place, **arguments}) for place in places_asked(question, language)
     ]
@@ -167,8 +170,11 @@ def _asks_the_facts(question: str, language: str, aspects: list[str]) -> bool:
     the facts and no other offer ("the audio guide"), or nothing else."""
     named = {concept_name(c) for c, _, _ in found_in(question, [language, "en"])}
     ticket = TICKET in named or bool(tickets_named(question))
-    if {"price", "free"} & set(aspects) and rate_asked(question, language) == "group":
+    visitor = visitor_asked(question, language, aspects)  # one the facts' rules read whole
+    if {"price", "free"} & set(aspects) and rate_asked(question, language) == "group" and visitor is None:
         return False  # who pays which rate, or enters free, is in the knowledge base, not the facts
+    if visitor is not None:  # who it is for ("23 years old, from Spain") is no other subject
+        question = blanked(question, visitor_spans(question, language))
     if "price" in aspects and not ticket:
         return not names_other_subject(question, language, topics_too=True)
     if ticket or names_place(question, language):

@@ -20,6 +20,7 @@ from agents.reading.request import (
     TurnRequest,
     WeatherSlots,
 )
+from agents.reading.visitor import visitor_in, visitor_spans
 from agents.tools.travel import parse_mode
 from rag.lexicon.concepts import (
     concept_name,
@@ -258,7 +259,7 @@ def _unspaced_topic_size(rest: str, language: str) -> int:
 
 
 def _without_slots(message: str, language: str, said: Said) -> str:
-    """The message with its day, places, modes and "from there" blanked out."""
+    """The message with its day, places, modes, "from there" and visitor blanked out."""
     spans = TermMatcher([said.day] if said.day else []).find(message)
     spans += slots.lexicon_cues("deictic_origins", language).find(message)
     spans += TermMatcher(
@@ -266,6 +267,8 @@ def _without_slots(message: str, language: str, said: Said) -> str:
     ).find(message)
     names = [m.spelling for m in slots.places_in(message)]
     spans += TermMatcher(names).find(message)
+    if visitor_in(message, language):  # who the visit is for is a slot too: "and for my son, 12?"
+        spans += visitor_spans(message, language)
     text = list(message)
     for start, end in spans:
         text[start:end] = " " * (end - start)

@@ -15,7 +15,7 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import Literal
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -27,6 +27,8 @@ from agents.tools.dates import parse_visit_date
 from agents.visit_calendar.answer import fact_lines, headline
 from agents.visit_calendar.check import CheckReport, corpus_texts
 from agents.visit_calendar.choice import ChosenCalendar, choose_calendar
+from agents.visit_calendar.eligibility import Visitor, eligible, verdict
+from agents.visit_calendar.eligible_lines import eligibility_line
 from agents.visit_calendar.engine import MAX_RANGE_DAYS, DayReport, day_at
 from agents.visit_calendar.facts import ASPECTS, Aspect, place_facts
 from agents.visit_calendar.rules import Calendar, CalendarFileError
@@ -72,6 +74,7 @@ class FactsLine(BaseModel):
     place: str
     text: str
     answers: Aspect = "hours"
+    visitor: dict[str, Any] | None = None  # the visitor's facts it answers for (None: any visitor)
     cites: list[str] = Field(default_factory=list)
 
 
@@ -109,6 +112,11 @@ class CalendarArguments(BaseModel):
         default_factory=list, description="The tickets asked about, if named: palace, trianon, passeport…"
     )
     reduced: bool = Field(False, description="Whether a reduced rate is asked (a group of visitors named).")
+    visitor: Visitor | None = Field(
+        None,
+        description="Who the free entry or price is asked for, as the visitor said it: age, country or EU "
+        "residence, disabled, companion of a disabled visitor, student, teacher, job seeker.",
+    )
     until: str | None = Field(None, description=f"Last day of a short range (at most {MAX_RANGE_DAYS} days).")
     language: str = Field("en", description="The visitor's language, ISO 639-1, for the summary.")
 
@@ -166,8 +174,10 @@ class CalendarService:
         months: list[int] | None = None,
         tickets: list[str] | None = None,
         reduced: bool = False,
+        visitor: Visitor | None = None,
     ) -> CalendarResult:
-        """The facts of ``place`` on ``date`` (to ``until``), or on no day, in ``language``."""
+        """The facts of ``place`` on ``date`` (to ``until``), or on no day, in ``language``; with a
+        ``visitor``, who enters free or at a reduced rate answers for them where a rule holds."""
         code = supported_language(language)
         asked = [a for a in ASPECTS if a in (aspects or ASPECTS)]
         base = CalendarResult(
@@ -212,16 +222,25 @@ class CalendarService:
             if days
             else self._facts(calendar, keys, asked, cited, code, months or [], tickets or [], reduced)
         )
+        undecided = False
+        if visitor is not None and {"free", "price"} & set(asked):
+            facts = self._eligible(calendar, keys, visitor, cited, code, months or [], facts, asked)
+            undecided = not any(f.visitor is not None for f in facts) and self._undecided(
+                calendar, keys, visitor, months or []
+            )
         lines = [d.line for d in days] + [f.text for f in facts]
         settled = not all(day.open == "unknown" for day in days) if days else _covers(facts, asked, months)
+        settled = settled and not undecided  # what this visitor pays turns on what they did not say
+        # the passages of the lines shown, not of those a visitor's line replaced
+        shown = {c for day in days for c in day.cites} | {c for fact in facts for c in fact.cites}
         return base.model_copy(
             update={
                 "status": "ok",
                 "source": "calendar",
                 "days": days,
                 "facts": facts,
-                "passages": cited.passages(),
-                "sources": cited.sources(),
+                "passages": [p for p in cited.passages() if p.chunk_id in shown],
+                "sources": [source for source in cited.sources() if _chunk_id(source) in shown],
                 "summary": "\n".join(lines) if settled else "",  # nothing settled: the knowledge base answers
             }
         )
@@ -274,6 +293,50 @@ class CalendarService:
                 months,
             )
         ]
+
+    def _eligible(
+        self,
+        calendar: Calendar,
+        keys: list[str],
+        visitor: Visitor,
+        cited: _Citer,
+        code: str,
+        months: list[int],
+        facts: list[FactsLine],
+        asked: list[Aspect],
+    ) -> list[FactsLine]:
+        """``facts`` headed, for each place, by the first rule that holds for ``visitor`` (free entry
+        before a reduced rate); that line replaces the place's prices and free days for everyone,
+        unless it holds on an event's days only (the Gardens on show days)."""
+        withheld = self.check().withheld
+        found: list[FactsLine] = []
+        replaced: set[str] = set()
+        for key in keys:
+            for rule in eligible(calendar, key, visitor, withheld, months)[:1]:
+                line = eligibility_line(rule, calendar, visitor, code, key)
+                found.append(
+                    FactsLine(
+                        place=key,
+                        text=line.text,
+                        # free entry is the price asked for this visitor
+                        answers=line.answers if line.answers in asked else "price",
+                        visitor=line.visitor,
+                        cites=cited.cite(line.rules),
+                    )
+                )
+                replaced |= set() if rule.event else {key}
+        kept = [f for f in facts if not (f.place in replaced and f.answers in ("free", "price"))]
+        return found + kept
+
+    def _undecided(self, calendar: Calendar, keys: list[str], visitor: Visitor, months: list[int]) -> bool:
+        """Whether a rule of these places might hold for ``visitor`` but turns on what they did not say
+        (a student's age, a 20-year-old's residence): the facts cannot tell what they pay."""
+        withheld = self.check().withheld
+        return any(
+            verdict(rule, visitor, calendar) == "unknown"
+            for rule in calendar.eligibility
+            if set(rule.places) & set(keys) and rule.id not in withheld and not rule.event
+        )
 
 
 def _covers(facts: list[FactsLine], asked: list[Aspect], months: list[int] | None) -> bool:
@@ -375,8 +438,10 @@ DESCRIPTION = (
     "closures and closed days, free entry, ticket prices with the reduced rate; and, for a day or a short "
     "range, whether it is open or closed and why. Use it first for every question about hours, opening, "
     "closing, free entry or prices, with or without a date (pass the date exactly as the visitor wrote "
-    "it, none when none is named). Quote its lines and cite their passages; when a day is 'unknown', "
-    "search the knowledge base instead."
+    "it, none when none is named). When free entry or a price is asked for someone, pass what the visitor "
+    "said of them as `visitor` (age, country, disabled, companion of a disabled visitor, student…): the "
+    "line then says whether they enter free or at a reduced rate. Quote its lines and cite their passages; "
+    "when a day is 'unknown' or the summary is empty, search the knowledge base instead."
 )
 
 
@@ -393,8 +458,10 @@ def build_calendar_tool(service: CalendarService) -> BaseTool:
         reduced: bool = False,
         until: str | None = None,
         language: str = "en",
+        visitor: Visitor | dict[str, Any] | None = None,
     ) -> tuple[str, CalendarResult]:
-        result = service.get(date, place, language, until, aspects, months, tickets, reduced)
+        who = Visitor.model_validate(visitor) if isinstance(visitor, dict) else visitor
+        result = service.get(date, place, language, until, aspects, months, tickets, reduced, who)
         return result.to_json(), result
 
     return StructuredTool.from_function(

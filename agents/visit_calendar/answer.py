@@ -151,6 +151,7 @@ class FactLine(BaseModel):
     text: str
     rules: list[str]
     answers: Aspect = "hours"
+    visitor: dict[str, Any] | None = None  # the visitor's facts it answers for (None: any visitor)
 
 
 def _priced(facts: PlaceFacts, tickets: Collection[str]) -> list[Price]:

@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING
 
 from babel.dates import format_date, get_day_names
 
+from agents.visit_calendar.eligibility_check import eligibility_values, with_lead_ins
 from agents.visit_calendar.rules import (
     WEEKDAYS,
     Calendar,
     ClosedDates,
     ClosedWeekdays,
+    Eligibility,
     Event,
     FreeDays,
     Hours,
@@ -33,21 +35,15 @@ from agents.visit_calendar.rules import (
     SpecialHours,
     month_day,
 )
+from agents.visit_calendar.source_value import Value
 from rag.front_matter import split_front_matter
+from rag.lexicon.folding import fold_in_place
 
 if TYPE_CHECKING:
     from rag.retriever import HybridRetriever
 
 SOURCE_LANGUAGES = ("en", "fr")
 _MARKUP = re.compile(r"[*_`]+")
-
-
-@dataclass(frozen=True)
-class Value:
-    """One value of a rule and the ways a document may write it."""
-
-    label: str  # as the report shows it ("18:30", "21 €", "Monday")
-    spellings: tuple[str, ...]
 
 
 # A closing rule's line must say it closes: "unless the holiday falls on a Monday" is no Monday closing.
@@ -101,13 +97,16 @@ def check_calendar(calendar: Calendar, texts: Mapping[str, str]) -> CheckReport:
             problems.append(Problem(rule.id, rule.source, None))
             continue
         values = values_of(rule)
+        text = with_lead_ins(text) if isinstance(rule, Eligibility) else text
         unsaid, excerpt = _unsaid(values, text)
         problems += [Problem(rule.id, rule.source, value.label) for value in unsaid]
         if unsaid:
             continue
         support[(rule.id, "")] = Support(rule.source, excerpt)
         for language, other in calendar.translations.get(rule.source, {}).items():
-            missing, translated = _unsaid(values, texts.get(other, ""))
+            other_text = texts.get(other, "")
+            other_text = with_lead_ins(other_text) if isinstance(rule, Eligibility) else other_text
+            missing, translated = _unsaid(values, other_text)
             if not missing and other in texts:
                 support[(rule.id, language)] = Support(other, translated)
     return CheckReport(checked=len(rules), problems=tuple(problems), support=support)
@@ -126,8 +125,16 @@ def _unsaid(values: list[Value], text: str) -> tuple[list[Value], str]:
 
 def excerpt(values: list[Value], plain: str, line: str, margin: int = 90) -> str:
     """The part of ``line`` from a little before its first stated value to a little after its last,
-    cut at spaces: a page's text may be one long line."""
-    spans = [m.span() for v in values for s in v.spellings if (m := _pattern(s).search(plain))]
+    cut at spaces: a page's text may be one long line. Where a value is written several times ("gratuit"
+    all over a page), the place nearest the rarest value's first is taken."""
+    written = [
+        [m.span() for spelling in v.spellings for m in _pattern(spelling).finditer(_folded(v, plain))]
+        for v in values
+    ]
+    found: list[list[tuple[int, int]]] = [spans for spans in written if spans]
+    rarest: list[tuple[int, int]] = min(found, key=len) if found else [(0, 0)]
+    anchor = min(rarest)[0]
+    spans = [min(each, key=lambda span: abs(span[0] - anchor)) for each in found]
     text = _plain_case(line)
     if not spans or len(text) <= 2 * margin + 80:
         return text
@@ -157,6 +164,8 @@ def values_of(rule: Rule) -> list[Value]:
     if isinstance(rule, Price):
         amounts = [rule.full, *([rule.reduced] if rule.reduced is not None else [])]
         return [_amount(value) for value in amounts]
+    if isinstance(rule, Eligibility):
+        return eligibility_values(rule)
     if isinstance(rule, Event):
         found = [_weekday(name) for name in rule.weekdays] + [
             _day_value(d.strftime("%m-%d")) for d in rule.dates
@@ -178,7 +187,11 @@ def _free_values(rule: FreeDays) -> list[Value]:
 
 
 def _written(value: Value, plain: str) -> bool:
-    return any(_pattern(spelling).search(plain) for spelling in value.spellings)
+    return any(_pattern(spelling).search(_folded(value, plain)) for spelling in value.spellings)
+
+
+def _folded(value: Value, plain: str) -> str:
+    return fold_in_place(plain) if value.folded else plain
 
 
 @functools.lru_cache(maxsize=1024)

@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from agents.errors import AgentError
 from rag.config import PROJECT_ROOT
@@ -135,6 +135,44 @@ class Price(Rule):
     event: str | None = None  # only on this event's days
 
 
+# Who an offer is for besides an age or a residence (schema.org eligibleCustomerType), as the visitor
+# argument of the tool names them.
+CustomerType = Literal["disabled", "companion_of_disabled", "student", "teacher", "job_seeker"]
+# Each customer type as the glossary's concept naming it (data/glossary/visitor_terms.toml): the words a
+# source writes it with, and a visitor asks with.
+CUSTOMER_CONCEPTS: dict[CustomerType, str] = {
+    "disabled": "disabled",
+    "companion_of_disabled": "companion",
+    "student": "student",
+    "teacher": "teacher",
+    "job_seeker": "unemployed",
+}
+
+
+class PeopleAudience(BaseModel):
+    """schema.org PeopleAudience: the ages an offer is for, both included ("under 18" is at most 17)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    suggested_min_age: int | None = Field(None, ge=0)
+    suggested_max_age: int | None = Field(None, ge=0)
+
+
+class Eligibility(Rule):
+    """Who enters free, or pays a ticket's reduced rate (schema.org Offer with eligibleCustomerType,
+    audience and eligibleRegion): a visitor it is for meets every condition it names, and one of
+    its customer types when it names some."""
+
+    places: list[str]
+    rate: Literal["free", "reduced"]
+    ticket: str | None = None  # a reduced rate: the ticket of ``prices`` whose reduced amount it is
+    eligible_customer_type: list[CustomerType] = Field(default_factory=list)
+    audience: PeopleAudience | None = None
+    eligible_region: str | None = None  # a key of the calendar's ``regions``
+    event: str | None = None  # only on this event's days
+    book_ahead: bool = False  # a free timed ticket is still booked, proof of eligibility shown
+
+
 class Event(Rule):
     name: str
     places: list[str]
@@ -163,6 +201,9 @@ class Calendar(BaseModel):
     free_days: list[FreeDays] = Field(default_factory=list)
     prices: list[Price] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
+    eligibility: list[Eligibility] = Field(default_factory=list)
+    # Regions an offer may be for, as sets of ISO 3166 country codes ({"EU": ["AT", "BE", ...]}).
+    regions: dict[str, list[str]] = Field(default_factory=dict)
     # The same document in other languages, by source: {"hours.en.md": {"fr": "hours.fr.md"}}. A
     # rule is cited from the visitor's language's version when that one states its values too.
     translations: dict[str, dict[str, str]] = Field(default_factory=dict)
@@ -172,8 +213,16 @@ class Calendar(BaseModel):
         groups: list[list[Rule]] = [
             list(self.seasons), list(self.closed_weekdays), list(self.closed_dates), list(self.hours),
             list(self.special_hours), list(self.free_days), list(self.prices), list(self.events),
+            list(self.eligibility),
         ]  # fmt: skip
         return [rule for group in groups for rule in group]
+
+    @model_validator(mode="after")
+    def _regions_named(self) -> Calendar:
+        unknown = {r.eligible_region for r in self.eligibility} - {None, *self.regions}
+        if unknown:
+            raise ValueError(f"eligibility names regions missing from [regions]: {sorted(map(str, unknown))}")
+        return self
 
     def place_named(self, text: str) -> str | None:
         """The place key ``text`` names (a key, a name or an alias), else None."""

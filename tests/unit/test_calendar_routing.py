@@ -217,8 +217,7 @@ def test_a_ticket_of_the_visit_facts_is_not_another_offer(index: IntentIndex) ->
         "Tot hoe laat is de Eiffeltoren vandaag open?",  # a place of the gazetteer, not the estate
         "How much is a room at the Trianon Palace hotel?",  # a price of something else
         "Quanto costa la manutenzione dei giardini ogni anno?",
-        "How much is the Palace ticket for a student?",  # who pays which rate is not a fact
-        "Is the Trianon free for a large family?",  # nor who enters free
+        "Is the Trianon free for a large family?",  # who enters free, when the rules read no such visitor
     ],
 )
 def test_what_the_estates_facts_do_not_hold_is_left_to_the_knowledge_base(
