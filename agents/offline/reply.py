@@ -106,7 +106,7 @@ def _facts_cover(gathered: Gathered, language: str) -> bool:
     facts = StatedFacts(
         places=frozenset(item.get("place", "") for item in items),
         aspects=frozenset(answered),
-        visitors=frozenset(v for item in items for v in item.get("visitors") or []),
+        for_the_visitor=any(item.get("visitor") for item in items),
     )
     return covered(gathered.question, language, facts)
 

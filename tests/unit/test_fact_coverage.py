@@ -61,9 +61,7 @@ def test_a_visitors_age_matters_to_a_price_not_to_the_hours() -> None:
 
 def test_a_line_for_that_visitor_covers_the_age() -> None:
     question = "My daughter is 9: how much is her palace ticket?"
-    for_her = StatedFacts(
-        places=frozenset({"palace"}), aspects=frozenset({"price"}), visitors=frozenset({"age", "child"})
-    )
+    for_her = StatedFacts(places=frozenset({"palace"}), aspects=frozenset({"price"}), for_the_visitor=True)
     assert covered(question, "en", for_her)
     assert not covered(question, "en", PRICE)
 
