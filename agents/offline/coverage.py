@@ -11,8 +11,9 @@ asked, no group of visitors and no age, unless a line answers for that visitor (
 who they are is then explained). Words outside the glossary and its topics of their own ("walk",
 "arrive") are left to the question's phrasing: the knowledge base uses many of them too, so finding
 them in the evidence does not tell a subject from a visitor's circumstance (tried on the visit-facts
-set: 16 of its 108 answers lost their right first lines). The lines are in bold only when every part of the question that
-asks them something is covered; otherwise the evidence comes first and the lines follow it, plainly.
+set: 16 of its 108 answers lost their right first lines). The lines are in bold only when every part
+of the question that asks them something is covered; otherwise the evidence comes first and the
+lines follow it, plainly.
 """
 
 from __future__ import annotations
