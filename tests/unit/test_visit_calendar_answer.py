@@ -17,7 +17,7 @@ HOURS = Passage(number=1, chunk_id="c1", title="Horaires", source="opening-hours
 
 
 def answer(question: str, day: dict[str, Any]) -> str:
-    day = {"line": LINE.splitlines()[0], **day}
+    day = {"line": LINE.splitlines()[0], "place": "palace", **day}
     result = {"tool": "get_visit_calendar", "status": "ok", "summary": LINE, "result": {"days": [day]}}
     # the knowledge base was searched besides the calendar
     gathered = Gathered(
