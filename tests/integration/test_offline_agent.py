@@ -159,3 +159,41 @@ def test_a_newcomers_questions_are_answered_by_the_visit_facts_in_the_first_line
     assert first[1].startswith("**") and "09:00" in first[1], opening.answer
     assert any(monday in line.casefold() for line in mondays.answer.splitlines()[:3]), mondays.answer
     assert all(r.reply.citations and r.language == language for r in (price, opening, mondays))
+
+
+# Who enters free: an age question gets the bold eligibility line, and a follow-up changing only the
+# visitor keeps the place and what was asked.
+
+
+def test_an_age_question_heads_the_answer_with_the_bold_eligibility_line(service: AgentService) -> None:
+    result = _ask(service, "How much is the Palace for my daughter? She is 8.", "age")
+
+    assert "get_visit_calendar" in result.tools
+    assert result.answer.startswith("**The Palace: free for visitors under 18 (8 years old)")
+    assert "21 €" not in result.answer.split("\n")[0]  # the full price is not hers
+    assert result.citations
+
+
+def test_a_follow_up_changing_the_visitor_keeps_the_place_and_the_price_asked(service: AgentService) -> None:
+    first = _ask(service, "Quel est le prix du billet du château ?", "follow-up")
+    assert first.answer.startswith("**Billet Château : 21 €")
+
+    result = _ask(service, "Et pour ma fille de 8 ans ?", "follow-up")
+
+    assert "get_visit_calendar" in result.tools
+    assert result.answer.startswith("**Le Château : gratuit pour les moins de 18 ans (8 ans)")
+
+
+def test_an_eu_student_is_answered_in_spanish(service: AgentService) -> None:
+    result = _ask(service, "Somos tres estudiantes de 22 años de Francia, ¿cuánto cuesta el Palacio?", "eu")
+
+    assert result.answer.startswith(
+        "**El Palacio: gratis para los residentes en la UE menores de 26 años (22 años, Francia)"
+    )
+
+
+def test_an_age_asked_of_something_else_gets_no_eligibility_line(service: AgentService) -> None:
+    result = _ask(service, "What is the minimum age for the virtual reality headset tour?", "negative")
+
+    assert "get_visit_calendar" not in result.tools
+    assert "free for visitors under" not in result.answer
