@@ -6,32 +6,39 @@ they contain, the aspect they answer, the day, months or season, the tickets the
 price the rates) and what only gives the question its form (stop words, question words, the
 glossary's neutral concepts), it names no subject the lines are not about: no offer or service ("the
 ticket desks", "a show", "the café"), no other place, no way of buying ("on site", "online"), no
-kind of value the facts never give (a year, a length, a distance), and, when a price or free entry is
-asked, no group of visitors and no age, unless a line answers for that visitor (an eligibility line:
-who they are is then explained). Words outside the glossary and its topics of their own ("walk",
-"arrive") are left to the question's phrasing: the knowledge base uses many of them too, so finding
-them in the evidence does not tell a subject from a visitor's circumstance (tried on the visit-facts
-set: 16 of its 108 answers lost their right first lines). The lines are in bold only when every part
-of the question that asks them something is covered; otherwise the evidence comes first and the
-lines follow it, plainly.
+kind of value the facts never give (a year, a length, a distance), no name the glossary does not
+know ("the Big Bus ticket": a capital inside a sentence, except in German), and, when a price or free
+entry is asked, no group of visitors and no age, unless a line answers for that visitor (an
+eligibility line: who they are is then explained). Other words outside the glossary and its topics
+of their own ("walk", "arrive") are left to the question's phrasing: the knowledge base uses many of
+them too, so finding them in the evidence does not tell a subject from a visitor's circumstance
+(tried on the visit-facts set: 16 of its 108 answers lost their right first lines). The lines are in
+bold only when every part of the question that asks them something is covered; otherwise the
+evidence comes first and the lines follow it, plainly.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 
 from agents.reading.asked import aspect_spans, aspects_asked, place_spans, ticket_cues
 from agents.reading.question_parts import question_parts
-from agents.reading.slots import day_modifiers, day_spans
+from agents.reading.slots import day_modifiers, day_spans, places_in
 from agents.reading.visitor import visitor_spans
+from rag.bm25 import tokenizer_for
 from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
-from rag.lexicon.folding import blanked
+from rag.lexicon.folding import blanked, fold
 from rag.lexicon.glossary import Concept
+from rag.lexicon.holidays import holiday_spans
 
 PRICED = frozenset({"price", "free"})  # aspects whose answer depends on the visitor
 _CONTEXT = re.compile(r"\s*\([^()]*\)\s*$")  # a part's context, "(the part it follows)"
 _AGE = re.compile(r"\d")
+# A word with a capital, not first in its sentence (nor after an opening quote or bracket).
+_NAME = re.compile(r"(?<![.?!:;¿¡«“\"(\[]\s)(?<![.?!:;¿¡«“\"(\[])(?<!^)\b[A-ZÀ-ÖØ-Þ][\w'’-]+")
+_EVERY_NOUN_CAPITALISED = frozenset({"de"})
 
 
 @dataclass(frozen=True)
@@ -65,9 +72,12 @@ def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     spans += [(a, b) for a, b, key in place_spans(part, language) if key in facts.places]
     spans += ticket_cues().find(part)
     spans += visitor_spans(part, language) if facts.for_the_visitor else []
+    spans += holiday_spans(part, dt.date.today())  # a day too: "New Year's Day", "Hemelvaartsdag"
     rest = blanked(part, spans)
-    found = {concept_name(c): c for c, _, _ in found_in(rest, [language, "en"])}
+    found_at = found_in(rest, [language, "en"])
+    found = {concept_name(c): c for c, _, _ in found_at}
     left = [name for name, concept in found.items() if not _explained(concept, facts)]
+    left += names_in(blanked(rest, ((a, b) for _, a, b in found_at)), language)
     if (
         "age" not in found
     ):  # "how long", "which year": a kind of value no visit fact gives ("6 years": an age)
@@ -75,6 +85,20 @@ def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     if facts.aspects & PRICED and not facts.for_the_visitor and _states_an_age(part, language):
         left.append("age")
     return left
+
+
+def names_in(text: str, language: str) -> list[str]:
+    """The words ``text`` writes as names (a capital inside a sentence) that are no stop word and no
+    name of Versailles: another subject's name ("Big Bus", "Angelina"), which the glossary does not
+    know. German capitalises every noun, so a capital marks no name there."""
+    if language in _EVERY_NOUN_CAPITALISED:
+        return []
+    stop = tokenizer_for(language).stopwords
+    return [
+        word
+        for word in _NAME.findall(text)
+        if fold(word) not in stop and not any(place.is_versailles for place in places_in(word))
+    ]
 
 
 def _explained(concept: Concept, facts: StatedFacts) -> bool:

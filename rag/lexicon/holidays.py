@@ -78,3 +78,24 @@ def holiday_day(text: str, today: dt.date) -> dt.date | None:
         if first:
             return None
     return None
+
+
+def holiday_spans(text: str, today: dt.date) -> list[tuple[int, int]]:
+    """Where ``text`` writes the words of the holiday it names ("New Year's Day", "Hemelvaartsdag"),
+    as :func:`holiday_day` reads it; none when it names none."""
+    if holiday_day(text, today) is None:
+        return []
+    folded, text_words = fold(text), set(_words(text))
+    years = (today.year, today.year + 1)
+    named = {
+        word
+        for year in years
+        for name, words, _ in named_days(year)
+        if _whole(name, folded) or (words and words <= text_words)
+        for word in _words(name)
+    }
+    return [
+        (m.start(), m.end())
+        for m in re.finditer(r"[\w']+", text)
+        if _words(m.group())[:1] and _words(m.group())[0] in named
+    ]

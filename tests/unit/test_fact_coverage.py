@@ -92,3 +92,19 @@ def test_every_part_asking_the_facts_must_be_covered() -> None:
 def test_a_kind_of_value_no_fact_gives_is_not_covered(question: str, language: str) -> None:
     facts = StatedFacts(places=frozenset({"palace", "trianon"}), aspects=frozenset({"hours"}))
     assert not covered(question, language, facts)
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("How much is the Big Bus ticket combined with the palace?", "en"),
+        ("Quanto costa il biglietto Versailles Express per la Reggia?", "it"),
+    ],
+)
+def test_a_name_the_glossary_does_not_know_is_another_subject(question: str, language: str) -> None:
+    assert not covered(question, language, PRICE)
+
+
+def test_capitals_mark_no_name_in_german_nor_for_versailles_or_a_holiday() -> None:
+    assert covered("Wann öffnet das Schloss am Samstag? Wir kommen mit dem Zug.", "de", HOURS)
+    assert covered("We're staying in Versailles: when does the palace open on Easter Monday?", "en", HOURS)
