@@ -90,8 +90,8 @@ class Reading:
 
 
 def _facts_cover(gathered: Gathered, language: str) -> bool:
-    """Whether the visit facts' lines of the turn account for a part of the question whole
-    (``agents.offline.coverage``)."""
+    """Whether the visit facts' lines of the turn account for every part of the question that asks
+    them something (``agents.offline.coverage``)."""
     items = [
         item
         for result in gathered.tool_results
