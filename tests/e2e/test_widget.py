@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,7 +43,7 @@ from tests.serving_servers import aegra, aegra_config, enter_together, offline_a
 from widget.labels import WIDGET_FILE
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Route
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -455,21 +455,13 @@ def test_a_full_conversation_is_worded_in_the_visitors_language_and_its_question
 ) -> None:
     """The front door's refusal (409, ``kind`` ``conversation_full``) as the widget draws it; the
     page, the script and the API are played by the browser's routes (no server)."""
-    from playwright.sync_api import Route, expect
+    from playwright.sync_api import expect
 
-    origin = f"http://127.0.0.1:{free_port()}"  # nothing listens: every request is routed
-    page_html = re.sub(r'src="[^"]*visitor-widget\.js"', 'src="visitor-widget.js"', DEMO_PAGE.read_text())
-    page_html = re.sub(r'data-api="[^"]*"', f'data-api="{origin}"', page_html)
     full = {"detail": "This conversation has reached its limit…", "kind": "conversation_full"}
     runs: list[str] = []
 
-    def answer(route: Route) -> None:
-        path = urlsplit(route.request.url).path
-        if path == "/index.html":
-            route.fulfill(body=page_html, content_type="text/html")
-        elif path == "/visitor-widget.js":
-            route.fulfill(body=WIDGET_FILE.read_text(encoding="utf-8"), content_type="text/javascript")
-        elif path == "/threads":
+    def api(path: str, route: Route) -> None:
+        if path == "/threads":
             route.fulfill(json={"thread_id": "t-full"})
         elif path.endswith("/runs/stream"):
             runs.append(path)
@@ -478,13 +470,7 @@ def test_a_full_conversation_is_worded_in_the_visitors_language_and_its_question
             route.fulfill(status=404, json={"detail": "not found"})
 
     french = Labels("fr")
-    context = chromium.new_context(viewport=DESKTOP, locale="fr-FR")
-    try:
-        page = context.new_page()
-        page.route(f"{origin}/**", answer)
-        page.goto(f"{origin}/index.html")
-        visit = Visit(page, origin)
-        visit.open()
+    with _routed_widget(chromium, api) as visit:
         answer_shown = visit.ask("Les chiens sont-ils admis ?", 1)
         expect(answer_shown.locator(".error")).to_have_text(french.error("conversation_full"))
         expect(answer_shown.locator(".kept")).to_have_count(0)  # nothing to ask again here
@@ -494,8 +480,6 @@ def test_a_full_conversation_is_worded_in_the_visitors_language_and_its_question
         expect(widget.locator("article")).to_have_count(0)
         expect(widget.locator("textarea")).to_have_value("Les chiens sont-ils admis ?")
         expect(widget.locator("textarea")).to_be_focused()
-    finally:
-        context.close()
     assert runs == ["/threads/t-full/runs/stream"]
 
 
@@ -558,24 +542,16 @@ def test_on_aegra_a_conversation_the_server_forgot_goes_on_in_a_new_one(
 def test_feedback_the_server_did_not_keep_is_not_thanked_and_can_be_sent_again(chromium: Browser) -> None:
     """The page, the script and the API are played by the browser's routes (no server): the first
     verdict fails (503), the second is kept."""
-    from playwright.sync_api import Route, expect
+    from playwright.sync_api import expect
 
-    origin = f"http://127.0.0.1:{free_port()}"  # nothing listens: every request is routed
-    page_html = re.sub(r'src="[^"]*visitor-widget\.js"', 'src="visitor-widget.js"', DEMO_PAGE.read_text())
-    page_html = re.sub(r'data-api="[^"]*"', f'data-api="{origin}"', page_html)
     answered = (
         'event: updates\ndata: {"synthesize": {"reply": {"text": "Le billet coûte 32 €.", "citations": []},'
         ' "language": "fr", "turn_id": "turn-1"}}\n\n'
     )
     verdicts: list[int] = []
 
-    def answer(route: Route) -> None:
-        path = urlsplit(route.request.url).path
-        if path == "/index.html":
-            route.fulfill(body=page_html, content_type="text/html")
-        elif path == "/visitor-widget.js":
-            route.fulfill(body=WIDGET_FILE.read_text(encoding="utf-8"), content_type="text/javascript")
-        elif path == "/threads":
+    def api(path: str, route: Route) -> None:
+        if path == "/threads":
             route.fulfill(json={"thread_id": "t-1"})
         elif path.endswith("/runs/stream"):
             route.fulfill(body=answered, content_type="text/event-stream")
@@ -586,13 +562,7 @@ def test_feedback_the_server_did_not_keep_is_not_thanked_and_can_be_sent_again(c
             route.fulfill(status=404, json={"detail": "not found"})
 
     french = Labels("fr")
-    context = chromium.new_context(viewport=DESKTOP, locale="fr-FR")
-    try:
-        page = context.new_page()
-        page.route(f"{origin}/**", answer)
-        page.goto(f"{origin}/index.html")
-        visit = Visit(page, origin)
-        visit.open()
+    with _routed_widget(chromium, api) as visit:
         shown = visit.ask("Combien coûte le billet ?", 1)
         helpful = shown.get_by_role("button", name=french["helpful"], exact=True)
         helpful.click()
@@ -600,6 +570,34 @@ def test_feedback_the_server_did_not_keep_is_not_thanked_and_can_be_sent_again(c
         expect(shown.locator(".thanks")).to_have_count(0)
         helpful.click()
         expect(shown.locator(".thanks")).to_have_text(french["feedback_thanks"])
+    assert verdicts == [503, 204]
+
+
+@contextmanager
+def _routed_widget(chromium: Browser, api: Callable[[str, Route], None]) -> Iterator[Visit]:
+    """The demo page and the widget, in French on a desktop, with every request answered by the
+    browser's own routes (nothing listens on the origin): the page and the script as shipped, the
+    API by ``api(path, route)``."""
+    origin = f"http://127.0.0.1:{free_port()}"
+    page_html = re.sub(r'src="[^"]*visitor-widget\.js"', 'src="visitor-widget.js"', DEMO_PAGE.read_text())
+    page_html = re.sub(r'data-api="[^"]*"', f'data-api="{origin}"', page_html)
+
+    def answer(route: Route) -> None:
+        path = urlsplit(route.request.url).path
+        if path == "/index.html":
+            route.fulfill(body=page_html, content_type="text/html")
+        elif path == "/visitor-widget.js":
+            route.fulfill(body=WIDGET_FILE.read_text(encoding="utf-8"), content_type="text/javascript")
+        else:
+            api(path, route)
+
+    context = chromium.new_context(viewport=DESKTOP, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.route(f"{origin}/**", answer)
+        page.goto(f"{origin}/index.html")
+        visit = Visit(page, origin)
+        visit.open()
+        yield visit
     finally:
         context.close()
-    assert verdicts == [503, 204]
