@@ -284,18 +284,24 @@ def corpus_texts(folder: Path) -> Documents:
 
 
 def index_texts(records: Iterable[tuple[str, str, Mapping[str, object]]]) -> Documents:
-    """Each indexed document's text, its chunks joined, from ``ChunkStore.iter_records()``."""
-    texts: dict[str, list[str]] = {}
+    """Each indexed document's text, its chunks joined in reading order (their ``position``; the
+    store returns them in any order, and a list's items must follow the sentence introducing them),
+    from ``ChunkStore.iter_records()``."""
+    texts: dict[str, list[tuple[int, str]]] = {}
     titles: dict[str, str] = {}
     languages: dict[str, str] = {}
     urls: dict[str, str] = {}
     for _, document, metadata in records:
         source = str(metadata.get("source", ""))
-        texts.setdefault(source, []).append(document)
+        position = metadata.get("position")
+        texts.setdefault(source, []).append((position if isinstance(position, int) else 0, document))
         titles.setdefault(source, str(metadata.get("title", "") or source))
         languages.setdefault(source, str(metadata.get("language", "") or ""))
         urls.setdefault(source, str(metadata.get("url", "") or ""))
-    joined = {source: "\n".join(chunks) for source, chunks in texts.items()}
+    joined = {
+        source: "\n".join(text for _, text in sorted(chunks, key=lambda c: c[0]))
+        for source, chunks in texts.items()
+    }
     return Documents(joined, titles, languages, urls)
 
 

@@ -15,6 +15,7 @@ RATES = {"free": ("free", "gratuit"), "reduced": ("reduced", "réduit")}
 # A region as a source names it: only the EU is an offer's region so far.
 REGION_NAMES = {"EU": ("european union", "union européenne")}
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_LEAD_IN = re.compile(r":\.?\s*$")  # "… est gratuit pour :" (a crawled page's loader adds the ".")
 
 
 def eligibility_values(rule: Eligibility) -> list[Value]:
@@ -56,13 +57,16 @@ def customer_terms(name: str) -> tuple[str, ...]:
 
 def with_lead_ins(text: str) -> str:
     """``text`` with each list item's line preceded by the sentence introducing its list ("… is free
-    for:"): an item says who, its lead-in says what they get."""
-    lines, lead = [], ""
+    for:"): an item says who, its lead-in says what they get. A list may also be written on the line
+    after its lead-in, its items joined by ";" (a crawled page's list, chunked apart from its lead-in)."""
+    lines, lead, led = [], "", False
     for line in text.splitlines():
-        if _LIST_ITEM.match(line):
+        if _LIST_ITEM.match(line) or (led and line.strip()):
             lines.append(f"{lead} {line}" if lead else line)
+            led = False
             continue
         if line.strip():
-            lead = line.strip() if line.rstrip().endswith(":") else ""
+            lead = line.strip() if _LEAD_IN.search(line) else ""
+            led = bool(lead)
         lines.append(line)
     return "\n".join(lines)

@@ -10,7 +10,8 @@ import pytest
 
 from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.__main__ import main
-from agents.visit_calendar.check import check_calendar, corpus_texts
+from agents.visit_calendar.check import check_calendar, corpus_texts, index_texts
+from agents.visit_calendar.eligibility_check import with_lead_ins
 from agents.visit_calendar.rules import load_calendar
 from rag.config import PROJECT_ROOT
 
@@ -114,3 +115,22 @@ def test_an_index_without_the_calendars_sources_leaves_the_day_to_the_knowledge_
 
     assert result.status == "ok" and result.days[0].open == "unknown"
     assert result.summary == ""
+
+
+def test_an_indexed_document_is_read_in_its_chunks_order_whatever_order_the_store_gives() -> None:
+    """A list's items must follow the sentence introducing them, as on the page."""
+    records = [
+        ("c2", "les moins de 18 ans,; les enseignants.", {"source": "page", "position": 1}),
+        ("c1", "L'entrée est gratuite pour :.", {"source": "page", "position": 0}),
+    ]
+    assert (
+        index_texts(records)["page"]
+        == "L'entrée est gratuite pour :.\nles moins de 18 ans,; les enseignants."
+    )
+
+
+def test_a_list_written_on_the_line_after_its_lead_in_is_read_with_it() -> None:
+    text = "Accès gratuit pour :.\nles moins de 18 ans,; les enseignants.\nAutre chose."
+    lines = with_lead_ins(text).splitlines()
+    assert lines[1] == "Accès gratuit pour :. les moins de 18 ans,; les enseignants."
+    assert lines[2] == "Autre chose."
