@@ -47,12 +47,9 @@ def visitor_in(text: str, language: str) -> Visitor | None:
     """The visitor ``text`` describes, or None when it says nothing an offer depends on."""
     named = {concept_name(concept) for concept, _, _ in found_in(text, [language])}
     kinds = {kind: concept in named for kind, concept in CUSTOMER_CONCEPTS.items()}
-    visitor = Visitor(
-        age=age_in(text, language),
-        country=country_in(text, language),
-        eu_resident=True if EU_RESIDENT in named else None,
-        **kinds,
-    )
+    # Residence is read from a country only: "in the EU" is as often "outside the EU" ("hors UE",
+    # "nicht in der EU"), and a wrong "free" is worse than the knowledge base's answer.
+    visitor = Visitor(age=age_in(text, language), country=country_in(text, language), **kinds)
     return visitor if visitor.said() else None
 
 

@@ -197,3 +197,13 @@ def test_an_age_asked_of_something_else_gets_no_eligibility_line(service: AgentS
 
     assert "get_visit_calendar" not in result.tools
     assert "free for visitors under" not in result.answer
+
+
+def test_a_visitor_saying_they_live_outside_the_eu_is_not_told_it_is_free(service: AgentService) -> None:
+    result = _ask(
+        service,
+        "Nous habitons hors de l'Union européenne, j'ai 22 ans : combien coûte le château ?",
+        "non-eu",
+    )
+
+    assert "gratuit" not in result.answer.split("\n")[0]

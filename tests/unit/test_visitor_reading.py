@@ -80,3 +80,18 @@ def test_who_the_visitor_is_is_blanked_from_the_question_whole() -> None:
     question = "Somos tres estudiantes de 22 años de Francia, ¿cuánto cuesta el Palacio?"
     rest = blanked(question, visitor_spans(question, "es"))
     assert rest.replace(",", " ").split() == ["¿cuánto", "cuesta", "el", "Palacio?"]
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("We live outside the EU and I am 22: how much is the palace?", "en"),
+        ("Nous n'habitons pas dans l'Union européenne, j'ai 20 ans : combien coûte le château ?", "fr"),
+        ("Ich bin 22 und wohne nicht in der EU. Was kostet das Schloss?", "de"),
+    ],
+)
+def test_residence_in_the_eu_is_read_from_a_country_only(question: str, language: str) -> None:
+    """Naming the EU says nothing of which side of it the visitor lives: no EU residence is read,
+    so no rule for EU residents answers for them."""
+    visitor = visitor_in(question, language)
+    assert visitor is None or visitor.eu_resident is None
