@@ -23,7 +23,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from agents.reading.asked import aspect_spans, aspects_asked, place_spans, ticket_cues
+from agents.reading.asked import WHEN, aspect_spans, aspects_asked, place_spans, ticket_cues
 from agents.reading.question_parts import question_parts
 from agents.reading.slots import day_modifiers, day_spans, places_in
 from agents.reading.visitor import visitor_spans
@@ -32,6 +32,7 @@ from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
 from rag.lexicon.folding import blanked, fold
 from rag.lexicon.glossary import Concept
 from rag.lexicon.holidays import holiday_spans
+from rag.lexicon.scripts import KATAKANA
 
 PRICED = frozenset({"price", "free"})  # aspects whose answer depends on the visitor
 _CONTEXT = re.compile(r"\s*\([^()]*\)\s*$")  # a part's context, "(the part it follows)"
@@ -39,6 +40,14 @@ _AGE = re.compile(r"\d")
 # A word with a capital, not first in its sentence (nor after an opening quote or bracket).
 _NAME = re.compile(r"(?<![.?!:;¿¡«“\"(\[]\s)(?<![.?!:;¿¡«“\"(\[])(?<!^)\b[A-ZÀ-ÖØ-Þ][\w'’-]+")
 _EVERY_NOUN_CAPITALISED = frozenset({"de"})
+# Japanese writes foreign names and loanwords in katakana: a run of it (with "・" and "ー") is a name.
+# A run touching an explained name is part of it ("グランド・" of "グランド・トリアノン").
+_KATAKANA_NAME = re.compile(rf"(?<![{KATAKANA} ])[{KATAKANA}]{{2,}}(?![{KATAKANA} ])")
+_ASIDE = re.compile(r"[(（][^()（）]*[)）]")  # a bracketed aside
+# A sentence and what ends it: a question mark asks, a full stop or an exclamation mark tells.
+_SENTENCE = re.compile(
+    r"(?:[^.!?。！？]|(?<=\d)\.(?=\d)|(?<=(?<!\d)\d)\.|(?<=(?<!\d)\d\d)\.)+(?:[.!。！]|[?？]|$)"
+)
 
 
 @dataclass(frozen=True)
@@ -55,20 +64,44 @@ class StatedFacts:
 def covered(question: str, language: str, facts: StatedFacts) -> bool:
     """Whether every part of ``question`` that asks the visit facts something is explained whole by
     ``facts`` (a part that asks nothing of them, "we'd like a late picnic", is the knowledge base's)."""
-    parts = [_CONTEXT.sub("", part) for part in question_parts(question, language)] or [question]
+    parts = [  # without the context a part is read with, "(the part it follows)", not the visitor's aside
+        part if part in question else _CONTEXT.sub("", part) for part in question_parts(question, language)
+    ] or [question]
     asking = (
         [part for part in parts if aspects_asked(part, language)]
         or [part for part in parts if aspects_asked(part, language, dated=True)]
         or parts[:1]
     )  # the parts whose words ask an aspect; else those asking to visit on a day; else the question
+    asked, told = asked_sentences(question)
+    if aspects_asked(told, language, dated=True) and not _asks_the_facts(asked, language):
+        return False  # the facts were read in the scene the visitor sets, not in what they ask
     return all(not unexplained(part, language, facts) for part in asking)
+
+
+def _asks_the_facts(sentence: str, language: str) -> bool:
+    """Whether ``sentence`` asks an aspect of the visit facts, or when ("What time?")."""
+    when = WHEN in {concept_name(c) for c, _, _ in found_in(sentence, [language, "en"])}
+    return when or bool(aspects_asked(sentence, language, dated=True))
+
+
+def asked_sentences(question: str) -> tuple[str, str]:
+    """What ``question`` asks and what it tells, when some of its sentences end with a question mark
+    and others with a full stop ("We walk in the gardens on Saturday. Do we need a ticket?"); else
+    ("", ""). A full stop in a number or after one of one or two digits (a day: "am 25. Dezember") ends no
+    sentence."""
+    sentences = [s.strip() for s in _SENTENCE.findall(question) if s.strip()]
+    asking = [s for s in sentences if s.endswith(("?", "？"))]
+    if not asking or len(asking) == len(sentences):
+        return "", ""
+    return " ".join(asking), " ".join(s for s in sentences if s not in asking)
 
 
 def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     """The subjects ``part`` names that ``facts`` do not explain (see the module's docstring), by the
     glossary's concept names ("age" for a visitor's age); empty when the facts account for all of it."""
     spans = [(a, b) for _, a, b in aspect_spans(part, language, dated=True)]
-    spans += [*day_spans(part), *day_modifiers().find(part)]
+    days = [*day_spans(part), *day_modifiers().find(part)]
+    spans += days + _asides_about(part, days)
     spans += [(a, b) for a, b, key in place_spans(part, language) if key in facts.places]
     spans += ticket_cues().find(part)
     spans += visitor_spans(part, language) if facts.for_the_visitor else []
@@ -87,16 +120,25 @@ def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     return left
 
 
+def _asides_about(part: str, days: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The bracketed asides of ``part`` that hold a day: they tell the day again, in other words
+    ("6 April (Monday, Easter Monday)")."""
+    asides = [match.span() for match in _ASIDE.finditer(part)]
+    return [(a, b) for a, b in asides if any(a <= start < b for start, _ in days)]
+
+
 def names_in(text: str, language: str) -> list[str]:
     """The words ``text`` writes as names (a capital inside a sentence) that are no stop word and no
     name of Versailles: another subject's name ("Big Bus", "Angelina"), which the glossary does not
-    know. German capitalises every noun, so a capital marks no name there."""
+    know. German capitalises every noun, so a capital marks no name there; Japanese writes names and
+    loanwords in katakana, so a run of it left unexplained is one ("the boutique")."""
     if language in _EVERY_NOUN_CAPITALISED:
         return []
     stop = tokenizer_for(language).stopwords
+    written = _KATAKANA_NAME.findall(text) if language == "ja" else _NAME.findall(text)
     return [
         word
-        for word in _NAME.findall(text)
+        for word in written
         if fold(word) not in stop and not any(place.is_versailles for place in places_in(word))
     ]
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from agents.offline.coverage import StatedFacts, covered, unexplained
+from agents.offline.coverage import StatedFacts, asked_sentences, covered, unexplained
 
 HOURS = StatedFacts(places=frozenset({"palace"}), aspects=frozenset({"hours"}))
 GARDEN_HOURS = StatedFacts(places=frozenset({"gardens"}), aspects=frozenset({"hours"}))
 PRICE = StatedFacts(places=frozenset({"palace"}), aspects=frozenset({"price"}))
 FREE = StatedFacts(places=frozenset({"gardens"}), aspects=frozenset({"free"}))
+TRIANON_HOURS = StatedFacts(places=frozenset({"trianon"}), aspects=frozenset({"hours"}))
 
 
 @pytest.mark.parametrize(
@@ -108,3 +109,58 @@ def test_a_name_the_glossary_does_not_know_is_another_subject(question: str, lan
 def test_capitals_mark_no_name_in_german_nor_for_versailles_or_a_holiday() -> None:
     assert covered("Wann öffnet das Schloss am Samstag? Wir kommen mit dem Zug.", "de", HOURS)
     assert covered("We're staying in Versailles: when does the palace open on Easter Monday?", "en", HOURS)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "宮殿のレストランは何時に開きますか？",  # a restaurant, in the glossary
+        "宮殿のカフェテリア・アンジェリーナは何時に開きますか？",  # a name no list holds
+    ],
+)
+def test_katakana_left_unexplained_is_another_subject_in_japanese(question: str) -> None:
+    assert not covered(question, "ja", HOURS)
+
+
+def test_katakana_touching_a_place_s_name_is_part_of_it() -> None:
+    assert covered("グランド・トリアノンは何時に開きますか？", "ja", TRIANON_HOURS)
+
+
+def test_a_bracket_that_tells_the_day_again_is_the_day() -> None:
+    assert covered("2027年4月5日（月曜日、イースター休暇）に宮殿は開いていますか？", "ja", HOURS)
+    assert not covered("Is the palace open on 5 April (we come with the Big Bus)?", "en", HOURS)
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "facts"),
+    [
+        ("Le 4 mai on va visiter les jardins en famille. Est-ce que ça vaut le coup ?", "fr", GARDEN_HOURS),
+        ("We'll visit the palace on Friday 8 May. Where can we leave a pushchair?", "en", HOURS),
+        ("Am 25. Juli besuchen wir das Schloss. Was sollten wir unbedingt sehen?", "de", HOURS),
+    ],
+)
+def test_facts_read_in_the_scene_do_not_answer_another_question(
+    question: str, language: str, facts: StatedFacts
+) -> None:
+    assert unexplained(question, language, facts) == []  # no word of a subject the facts lack
+    assert not covered(question, language, facts)  # but what is asked is not what they state
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Nous visitons le château samedi. À quelle heure ouvre-t-il ?", "fr"),
+        ("We visit the palace on Saturday. What time?", "en"),
+        ("Wir sind am 25. Dezember in Paris: hat das Schloss geöffnet?", "de"),
+    ],
+)
+def test_a_question_asking_the_facts_after_its_scene_is_covered(question: str, language: str) -> None:
+    assert covered(question, language, HOURS)
+
+
+def test_a_full_stop_after_a_day_s_number_ends_no_sentence() -> None:
+    assert asked_sentences("Am 25. Juli besuchen wir das Schloss. Ist es offen?") == (
+        "Ist es offen?",
+        "Am 25. Juli besuchen wir das Schloss.",
+    )
+    assert asked_sentences("Is it open at 10.30 on Monday?") == ("", "")
