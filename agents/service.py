@@ -109,6 +109,11 @@ class AgentService:
         """No warm-up is under way: a question is answered at once."""
         return self.warming is None or self.warming.ready
 
+    def wait_until_ready(self) -> None:
+        """Block until a warm-up under way ends (turns wait for it themselves)."""
+        if self.warming is not None:
+            self.warming.wait()
+
     def forget_old_conversations(self) -> int:
         """Delete conversations whose last turn is older than ``AGENT_CONVERSATION_RETENTION_DAYS``."""
         if self.checkpoints is None or not self.settings.conversation_retention_days:
@@ -157,8 +162,7 @@ class AgentService:
         turn = TurnEvents()
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
         try:
-            if self.warming is not None:
-                self.warming.wait()  # a turn racing the warm-up for the cores would slow both
+            self.wait_until_ready()  # a turn racing the warm-up for the cores would slow both
             if self._turns_so_far(config) >= self.settings.max_turns_per_conversation:
                 yield self._conversation_full()
                 return

@@ -86,7 +86,9 @@ class WarmUp:
             try:
                 self._work()
             except Exception as error:  # noqa: BLE001 - the visitor's turn meets it and says it in a sentence
-                logger.warning("The warm-up failed (%s: %s); turns load what they need.", type(error).__name__, error)
+                logger.warning(
+                    "The warm-up failed (%s: %s); turns load what they need.", type(error).__name__, error
+                )
             finally:
                 self._done.set()
 

@@ -88,7 +88,9 @@ def warm_in_background() -> asyncio.Task[Any]:
         try:
             return await asyncio.to_thread(built_graph)
         except Exception as error:  # noqa: BLE001 - the server keeps starting; runs report the problem
-            logger.warning("The served graph could not be built at start (%s: %s).", type(error).__name__, error)
+            logger.warning(
+                "The served graph could not be built at start (%s: %s).", type(error).__name__, error
+            )
             return None
 
     return asyncio.get_running_loop().create_task(build())
