@@ -20,9 +20,8 @@ from dataclasses import dataclass, replace
 
 from langchain_core.messages import HumanMessage
 
-from agents.assembly import AgentParts
+from agents.assembly import AgentParts, offline_stand_in
 from agents.graph import build_graph
-from agents.offline import OfflineChatModel
 from agents.reading.intent import INTENTS_FILE
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.lexicon.stores import read_store
@@ -50,9 +49,7 @@ def warm_up(parts: AgentParts, languages: Sequence[str] = SUPPORTED_LANGUAGES) -
     no thread; ``languages=()`` loads only what every language shares (one question in the
     knowledge base's language)."""
     started = time.perf_counter()
-    model = parts.llm if isinstance(parts.llm, OfflineChatModel) else None
-    if model is None:  # a provider's model is never called at start: the offline one reads alike
-        model = OfflineChatModel(embedder=parts.retriever.embedder, kb_language=parts.deps.kb_language)
+    model = offline_stand_in(parts)  # a provider's model is never called at start
     graph = build_graph(replace(parts.deps, llm=model, rewrite_unverified=False))
     asked = tuple(languages) or (parts.deps.kb_language,)
     for question in warm_up_questions(asked):
