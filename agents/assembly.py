@@ -77,3 +77,11 @@ def build_parts(
         offline=offline,
         model_name=OFFLINE_MODEL_NAME if offline else settings.resolved_model,
     )
+
+
+def offline_stand_in(parts: AgentParts) -> BaseChatModel:
+    """The offline model over the parts' knowledge base: the model itself when it is the offline one,
+    else one that reads alike, for work that must never call a provider (:mod:`agents.warmup`)."""
+    if isinstance(parts.llm, OfflineChatModel):
+        return parts.llm
+    return OfflineChatModel(embedder=parts.retriever.embedder, kb_language=parts.deps.kb_language)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -26,7 +27,9 @@ from agents.thread_rules import failed_turn_note, questions_asked, unfinished
 from agents.trace import AgentStep, FollowUpStep, TraceStep
 from agents.turn_events import TurnEvents
 from agents.turn_locks import TurnBusy, TurnLocks
+from agents.warmup import WarmUp, warm_up
 from rag.config import RagSettings
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.retriever import HybridRetriever
 
 logger = logging.getLogger(__name__)
@@ -69,7 +72,7 @@ class AgentService:
         questions: QuestionLog | None = None,
     ) -> None:
         self.settings = settings or AgentSettings()
-        parts = build_parts(self.settings, rag_settings, llm=llm, retriever=retriever)
+        parts = self.parts = build_parts(self.settings, rag_settings, llm=llm, retriever=retriever)
         self.retriever, self.llm, self.visitor_tools = parts.retriever, parts.llm, parts.visitor_tools
         self.offline, self.model_name = parts.offline, parts.model_name
         deps = parts.deps
@@ -88,6 +91,28 @@ class AgentService:
         self.graph = build_graph(deps, checkpointer if self.checkpoints is None else self.checkpoints.saver)
         if self.checkpoints is not None and self.settings.conversation_retention_days:
             self.forget_old_conversations()
+        self.warming: WarmUp | None = None
+
+    def warm_up(self, languages: Sequence[str] = SUPPORTED_LANGUAGES, background: bool = False) -> WarmUp:
+        """Load what a first answer needs in ``languages`` (:mod:`agents.warmup`), once per service;
+        ``background``: in a thread of its own, while turns wait for it to end."""
+        if self.warming is None:
+            self.warming = WarmUp(partial(warm_up, self.parts, languages))
+            if background:
+                self.warming.start()
+            else:
+                self.warming.run()
+        return self.warming
+
+    @property
+    def ready(self) -> bool:
+        """No warm-up is under way: a question is answered at once."""
+        return self.warming is None or self.warming.ready
+
+    def wait_until_ready(self) -> None:
+        """Block until a warm-up under way ends (turns wait for it themselves)."""
+        if self.warming is not None:
+            self.warming.wait()
 
     def forget_old_conversations(self) -> int:
         """Delete conversations whose last turn is older than ``AGENT_CONVERSATION_RETENTION_DAYS``."""
@@ -137,6 +162,7 @@ class AgentService:
         turn = TurnEvents()
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
         try:
+            self.wait_until_ready()  # a turn racing the warm-up for the cores would slow both
             if self._turns_so_far(config) >= self.settings.max_turns_per_conversation:
                 yield self._conversation_full()
                 return

@@ -6,6 +6,7 @@ The title, the examples and the input are drawn first; the models load behind th
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Literal
 
@@ -139,12 +140,16 @@ def visitor_page() -> None:
                 if turn is st.session_state.turns[-1] and not questions.busy:
                     _render_follow_ups(turn, labels)
     # The agent (LangGraph, Chroma, the embedder) is imported and loaded only now, after the page
-    # is drawn: a visitor reads the title and examples while it loads.
-    with st.spinner(labels["loading"]):
+    # is drawn: a visitor reads the title and examples while it loads, and is told only when a
+    # question waits for it.
+    with st.spinner(labels["loading"]) if questions.busy else nullcontext():
         from app_ui.shared_service import load_service
         from app_ui.support import settings_summary, stream_turn
 
         service, problem = load_service()
+    if questions.busy and service is not None and not service.ready:
+        with st.spinner(labels["loading"]):
+            service.wait_until_ready()
     answered = False
     while questions.busy:
         if questions.current is None or questions.current.done:

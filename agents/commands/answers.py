@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -12,12 +13,17 @@ from rich.markup import escape
 from agents.events import FinalAnswer
 from agents.service import AgentService
 from rag.config import RagSettings
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 
-def service_for(args: argparse.Namespace, errors: Console) -> AgentService:
-    """The service over ``--index`` (or the configured index); says so when no LLM is configured."""
+def service_for(
+    args: argparse.Namespace, errors: Console, languages: Sequence[str] = SUPPORTED_LANGUAGES
+) -> AgentService:
+    """The service over ``--index`` (or the configured index), warmed up for ``languages``
+    (:mod:`agents.warmup`); says so when no LLM is configured."""
     rag_settings = RagSettings(index_dir=Path(args.index)) if args.index else RagSettings()
     service = AgentService(rag_settings=rag_settings)
+    service.warm_up(languages)
     if service.offline and not getattr(args, "json", False):
         errors.print(
             "[yellow]Using the built-in offline model[/] (extractive answers, no API key). "

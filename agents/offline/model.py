@@ -64,8 +64,7 @@ class OfflineChatModel(BaseChatModel):
             if any(isinstance(m, ToolMessage) for m in messages[last_human + 1 :]):
                 return AIMessage(content="")  # the tools have answered: on to the evidence checks
             return router.route(self._read(messages), tools)
-        question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
-        gathered = read_gathered(messages) or Gathered(question=question)
+        gathered = _gathered(messages)
         if self.embedder is not None and self._vectors is None:
             self._vectors = PassageVectorCache(self.embedder.embed_documents)
         queries = self.embedder.embed_queries if self.embedder is not None else None
@@ -96,23 +95,47 @@ class OfflineChatModel(BaseChatModel):
     def _stream(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> Iterator[ChatGenerationChunk]:
-        """A reply word by word, as a provider streams it (tool calls come whole, in one chunk)."""
-        message = self.respond(messages, _tool_names(kwargs.get("tools")))
+        """A reply word by word, as a provider streams it (tool calls come whole, in one chunk); an
+        answer's opening (``reply.opening``: the stated lines) goes out before the evidence is read."""
+        tools = _tool_names(kwargs.get("tools"))
+        head = "" if tools else reply.opening(_gathered(messages))
+        yield from self._words(head, run_manager, {}, more=True)
+        message = self.respond(messages, tools)
         if message.tool_calls:
             chunks = [{"name": c["name"], "args": json.dumps(c["args"]), "id": c["id"], "index": i}
                       for i, c in enumerate(message.tool_calls)]  # fmt: skip
             yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=chunks))
             return
-        pieces = message.text.split(" ")
+        if not message.text.startswith(head):  # never expected: the opening is how the answer starts
+            raise ValueError("The offline answer does not start with the opening it streamed.")
+        # The kind rides on the last chunk.
+        yield from self._words(message.text[len(head) :], run_manager, message.response_metadata)
+
+    def _words(
+        self, text: str, run_manager: Any, metadata: dict[str, Any], more: bool = False
+    ) -> Iterator[ChatGenerationChunk]:
+        """``text`` in chunks of one word and its space; ``metadata`` on the last (``more``: text
+        follows, so none is the last)."""
+        if not text and more:
+            return
+        pieces = text.split(" ")
         for index, piece in enumerate(pieces):
             last = index == len(pieces) - 1
             token = piece if last else f"{piece} "
-            if run_manager is not None:
+            if not token and not last:
+                continue
+            if run_manager is not None and token:
                 run_manager.on_llm_new_token(token)
-            metadata = message.response_metadata if last else {}  # the kind rides on the last chunk
-            yield ChatGenerationChunk(message=AIMessageChunk(content=token, response_metadata=metadata))
-            if self.word_seconds and not last:
+            chunk_metadata = metadata if last and not more else {}
+            yield ChatGenerationChunk(message=AIMessageChunk(content=token, response_metadata=chunk_metadata))
+            if self.word_seconds and not (last and not more):
                 time.sleep(self.word_seconds)
+
+
+def _gathered(messages: Sequence[BaseMessage]) -> Gathered:
+    """What was gathered for the turn, as the answer reads it."""
+    question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+    return read_gathered(messages) or Gathered(question=question)
 
 
 def _tool_names(tools: Any) -> set[str]:

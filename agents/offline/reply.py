@@ -89,6 +89,19 @@ class Reading:
         return cls(gathered, kb_language, readings, summaries, pool, stated, len(asked), facts_cover)
 
 
+def opening(gathered: Gathered) -> str:
+    """What the answer starts with, known before the evidence's sentences are read: the stated lines
+    that head it (an official answer, visit facts accounting for the question), after the note on a
+    language the assistant does not speak; "" when nothing is sure yet. Streamed first."""
+    asked_in = reply_language(gathered.question, gathered.language)
+    official = any(p.collection == OFFICIAL_COLLECTION for p in gathered.evidence)
+    stated = stated_lines(gathered) if official or _facts_cover(gathered, asked_in) else []
+    head = "  \n".join(stated)  # as _synthesis heads the answer with them
+    if read_language(gathered.question, gathered.language or None).unsupported:
+        return f"{unsupported_note()}\n\n{head}" if head else f"{unsupported_note()}\n\n"
+    return head
+
+
 def _facts_cover(gathered: Gathered, language: str) -> bool:
     """Whether the visit facts' lines of the turn account for every part of the question that asks
     them something (``agents.offline.coverage``)."""

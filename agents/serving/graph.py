@@ -12,6 +12,7 @@ fails is saved too, where it stopped. ``langgraph dev`` takes the durability fro
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from functools import cache, partial
 from typing import Any
@@ -25,6 +26,9 @@ from agents.insights.recording import record_turn
 from agents.insights.store import QuestionLog
 from agents.nodes.failed_turn import close_failed_turn
 from agents.nodes.record import RecordTurn, make_record
+from agents.warmup import warm_up
+
+logger = logging.getLogger(__name__)
 
 
 def question_recorder(settings: AgentSettings) -> RecordTurn | None:
@@ -40,9 +44,12 @@ def question_recorder(settings: AgentSettings) -> RecordTurn | None:
     )
 
 
-def served_graph(settings: AgentSettings) -> Any:
-    """The compiled graph for ``settings``; persistence is the server's, once per turn."""
+def served_graph(settings: AgentSettings, warm: bool = False) -> Any:
+    """The compiled graph for ``settings``; persistence is the server's, once per turn. ``warm``:
+    what a first answer needs in every language is loaded before it is returned (:mod:`agents.warmup`)."""
     parts = build_parts(settings)
+    if warm:
+        warm_up(parts)
     recorder = question_recorder(settings)
     record = make_record(recorder, parts.model_name) if recorder is not None else None
     graph = build_graph(parts.deps, checkpointer=None, record_turn=record, on_failure=close_failed_turn)
@@ -56,12 +63,13 @@ _building = threading.Lock()
 
 @cache
 def _visitor_graph() -> Any:
-    return served_graph(AgentSettings())
+    return served_graph(AgentSettings(), warm=True)
 
 
 def built_graph() -> Any:
-    """The served graph, built once per process from ``AGENT_*``, ``RAG_*`` and ``TOOLS_*`` in the
-    environment or ``.env``, as for ``make run`` (the index and the model load once)."""
+    """The served graph, built and warmed up once per process from ``AGENT_*``, ``RAG_*`` and
+    ``TOOLS_*`` in the environment or ``.env``, as for ``make run`` (the index and the model load
+    once). The server's lifespan starts it as the server starts (:func:`warm_in_background`)."""
     with _building:  # two first runs at once build it once
         return _visitor_graph()
 
@@ -70,3 +78,19 @@ async def visitor_graph() -> Any:
     """The factory the servers call (Aegra awaits it once; ``langgraph dev`` per run): the build reads
     files, so it runs in a worker thread, never on the server's event loop."""
     return await asyncio.to_thread(built_graph)
+
+
+def warm_in_background() -> asyncio.Task[Any]:
+    """Build and warm the served graph in a worker thread as the server starts, before the first run
+    asks for it (that run waits for the same build); a failure is logged, and the first run meets it."""
+
+    async def build() -> Any:
+        try:
+            return await asyncio.to_thread(built_graph)
+        except Exception as error:  # noqa: BLE001 - the server keeps starting; runs report the problem
+            logger.warning(
+                "The served graph could not be built at start (%s: %s).", type(error).__name__, error
+            )
+            return None
+
+    return asyncio.get_running_loop().create_task(build())

@@ -50,6 +50,7 @@ from agents.serving.claims import run_claimed, served_claims
 from agents.serving.client_address import TrustedProxies, networks
 from agents.serving.deletion import erase_deleted_thread
 from agents.serving.feedback import FEEDBACK_PATH, add_feedback_route
+from agents.serving.graph import warm_in_background
 from agents.serving.rate_limits import FrontDoorLimits, RequestKind
 from agents.serving.refusals import forwarded, refuse
 from agents.serving.settings import ServingSettings
@@ -264,8 +265,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     sentence), then run the upkeep beside the server: retention and settling (agents.serving.upkeep)."""
     limits()
     trusted_proxies()
-    async with upkeep(app):
-        yield
+    warming = warm_in_background()  # the graph and what a first answer needs, before the first run
+    try:
+        async with upkeep(app):
+            yield
+    finally:
+        warming.cancel()  # a build under way finishes in its thread; nothing waits for it
 
 
 app = FastAPI(title="Visitor assistant", lifespan=lifespan)

@@ -207,3 +207,14 @@ def test_a_visitor_saying_they_live_outside_the_eu_is_not_told_it_is_free(servic
     )
 
     assert "gratuit" not in result.answer.split("\n")[0]
+
+
+def test_a_stated_fact_streams_before_the_evidence_is_read(service: AgentService) -> None:
+    events = list(service.stream("Quels sont les horaires du château ?", "opening-first"))
+    tokens = [i for i, event in enumerate(events) if isinstance(event, AnswerToken)]
+    final = events[-1]
+
+    assert isinstance(final, FinalAnswer) and final.answer.startswith("**")
+    assert tokens and tokens[0] < len(events) - 2  # words reach the page before the turn ends
+    streamed = "".join(event.text for event in events if isinstance(event, AnswerToken))
+    assert streamed.split() == final.answer.split()
