@@ -23,8 +23,11 @@ API_PORT := $(if $(filter command line environment,$(origin PORT)),$(PORT),2024)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# The bytecode of what a start imports, written once (agents/commands/bytecode.py): a start then
+# compiles nothing, even where Python may not write bytecode itself.
 $(VENV)/.installed: requirements.txt constraints.txt | $(BIN)/python
 	$(PIP) -r requirements.txt
+	$(BIN)/python -m agents.commands.bytecode
 	touch $@
 
 # The browser tests' accessibility checker (axe-core), pinned in tests/e2e/package-lock.json.
@@ -36,6 +39,7 @@ $(VENV)/.installed-dev: requirements-dev.txt requirements-minilm.txt tests/e2e/p
 # The two LangGraph servers (langgraph dev, Aegra): requirements-serving.txt.
 $(VENV)/.installed-serving: requirements-serving.txt $(VENV)/.installed
 	$(PIP) -r requirements-serving.txt
+	$(BIN)/python -m agents.commands.bytecode
 	touch $@
 
 setup: $(VENV)/.installed

@@ -17,13 +17,15 @@ from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 
 def service_for(
-    args: argparse.Namespace, errors: Console, languages: Sequence[str] = SUPPORTED_LANGUAGES
+    args: argparse.Namespace, errors: Console, languages: Sequence[str] | None = SUPPORTED_LANGUAGES
 ) -> AgentService:
     """The service over ``--index`` (or the configured index), warmed up for ``languages``
-    (:mod:`agents.warmup`); says so when no LLM is configured."""
+    (:mod:`agents.warmup`; None: not warmed, the first question loads what it needs); says so when
+    no LLM is configured."""
     rag_settings = RagSettings(index_dir=Path(args.index)) if args.index else RagSettings()
     service = AgentService(rag_settings=rag_settings)
-    service.warm_up(languages)
+    if languages is not None:
+        service.warm_up(languages)
     if service.offline and not getattr(args, "json", False):
         errors.print(
             "[yellow]Using the built-in offline model[/] (extractive answers, no API key). "

@@ -14,7 +14,7 @@ from agents.events import ErrorOccurred, FinalAnswer
 
 
 def run(args: argparse.Namespace, console: Console, errors: Console) -> int:
-    service = service_for(args, errors, languages=())  # one question: nothing to load for the others
+    service = service_for(args, errors, languages=None)  # one question: a warm-up would only add a turn
     result = service.ask(args.question, args.thread or f"cli-{uuid.uuid4().hex[:8]}")
     if isinstance(result, ErrorOccurred):
         errors.print(f"[red]error:[/] {result.message}")
