@@ -18,6 +18,7 @@ from agents.visit_calendar.check import indexed_texts
 from rag.config import RagSettings
 from rag.embeddings import same_query_threshold
 from rag.retriever import HybridRetriever
+from rag.sentence_store import SentenceVectorStore
 
 OFFLINE_MODEL_NAME = "offline-extractive"
 
@@ -47,7 +48,10 @@ def build_parts(
     def offline_model(settings: AgentSettings) -> BaseChatModel:
         """The offline model, reading evidence sentences with the knowledge base's own embedder."""
         return OfflineChatModel(
-            embedder=retriever_.embedder, kb_language=kb_language, word_seconds=settings.offline_word_seconds
+            embedder=retriever_.embedder,
+            sentence_store=SentenceVectorStore.beside(retriever_.settings.index_dir),
+            kb_language=kb_language,
+            word_seconds=settings.offline_word_seconds,
         )
 
     model = llm or build_chat_model(settings, offline_factory=offline_model)

@@ -46,6 +46,11 @@ class RagSettings(BaseSettings):
     )
     embedding_model: str | None = Field(None, description="Model name; default per provider.")
     embedding_batch_size: int = Field(64, ge=1, description="Texts per embedding call.")
+    sentence_vectors: bool = Field(
+        True,
+        description="Embed each new chunk's sentences while indexing, for the offline model's reader "
+        "(about 3 sentences a chunk); false saves that time where a provider's model answers.",
+    )
     mistral_api_key: SecretStr | None = Field(None, validation_alias="MISTRAL_API_KEY")
     openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")

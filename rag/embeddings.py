@@ -16,6 +16,7 @@ import numpy as np
 from rag.config import E5_EMBEDDER, E5_MODEL, RagSettings
 from rag.errors import RagError
 from rag.redact import redact_client_logs
+from rag.sentence_store import SentenceVectorStore, embedded_form
 
 logger = logging.getLogger(__name__)
 
@@ -220,20 +221,38 @@ DEFAULT_SAME_QUERY_SIMILARITY = 0.85
 
 class PassageVectorCache:
     """Passage vectors of short texts (sentences), kept across calls, the least used dropped first:
-    the offline model reads the same evidence two to four times a turn."""
+    the offline model reads the same evidence two to four times a turn. With a ``store`` (the index's
+    sentence vectors, under the embedder ``name``), a text is embedded only when no process stored it."""
 
-    def __init__(self, embed_passages: Callable[[Sequence[str]], np.ndarray], limit: int = 4096) -> None:
+    def __init__(
+        self,
+        embed_passages: Callable[[Sequence[str]], np.ndarray],
+        limit: int = 4096,
+        store: SentenceVectorStore | None = None,
+        name: str = "",
+    ) -> None:
         self.embed_passages, self.limit = embed_passages, limit
+        self.store, self.name = store, name
         self.cache: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         if missing := list(dict.fromkeys(t for t in texts if t not in self.cache)):
-            self.cache.update(zip(missing, self.embed_passages([t[:400] for t in missing]), strict=True))
+            self.cache.update(zip(missing, self._vectors([embedded_form(t) for t in missing]), strict=True))
         for text in texts:
             self.cache.move_to_end(text)
         while len(self.cache) > self.limit:
             self.cache.popitem(last=False)
         return np.array([self.cache[t] for t in texts])
+
+    def _vectors(self, texts: list[str]) -> list[np.ndarray]:
+        """The vectors of ``texts``: from the store, the others embedded now (and stored)."""
+        stored = self.store.vectors(self.name, texts) if self.store is not None else {}
+        if new := list(dict.fromkeys(t for t in texts if t not in stored)):
+            fresh = dict(zip(new, np.asarray(self.embed_passages(new), dtype=np.float32), strict=True))
+            if self.store is not None:
+                self.store.add(self.name, fresh)
+            stored = {**stored, **fresh}
+        return [stored[t] for t in texts]
 
 
 def same_query_threshold(name: str) -> float:

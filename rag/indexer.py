@@ -31,6 +31,8 @@ from rag.rebuild import (
     staging_settings,
     swap_in,
 )
+from rag.sentence_store import SentenceVectorStore
+from rag.sentence_vectors import index_sentences
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import (
     E5_PASSAGES_PER_SECOND,
@@ -88,6 +90,7 @@ class IndexReport:
     warnings: list[LoadIssue] = field(default_factory=list)  # files indexed with a problem (front matter)
     seconds: float = 0.0
     embed_seconds: float = 0.0
+    sentences_embedded: int = 0  # for the offline reader (rag.sentence_vectors)
 
 
 def corpus_arguments(paths: Sequence[Path]) -> str:
@@ -314,6 +317,14 @@ def _apply_plan(
             raise
     else:
         load_fresh_snapshot(store, folder)
+    if settings.sentence_vectors:
+        report.sentences_embedded = index_sentences(
+            [(chunk_id, chunk.text) for chunk_id, chunk in chunks.items()],
+            name,
+            lambda: embedder or build_embedder(settings),
+            SentenceVectorStore.beside(settings.index_dir),
+            languages[0],
+        )
     report.seconds = time.perf_counter() - started
     return report
 

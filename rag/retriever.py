@@ -19,6 +19,7 @@ from rag.language import detect_language
 from rag.lexicon.glossary import load_glossary
 from rag.passage import Passage
 from rag.query_expansion import expand_query
+from rag.query_memo import remembering
 from rag.rerank import Reranker
 from rag.snapshot import CollectionSnapshot, load_fresh_snapshot, snapshot_folder
 from rag.store import ChunkStore, open_client
@@ -114,7 +115,8 @@ class HybridRetriever:
             store.check_embedder(
                 embedder.name if embedder else embedder_name(self.settings), settings=self.settings
             )
-        self.embedder = embedder or build_embedder(self.settings)
+        # remembered query vectors: the offline reader reads the question the search embedded
+        self.embedder = remembering(embedder or build_embedder(self.settings))
         self.dimension = int(self.embedder.embed_query("dimension probe").shape[0])
         self.collections = [self._searcher(store) for store in stores]
         self._checked_at = time.monotonic()

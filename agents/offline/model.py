@@ -30,6 +30,7 @@ from agents.reading.read import read_conversation
 from agents.reading.request import TurnRequest
 from agents.schemas import Critique, GapAnalysis
 from rag.embeddings import PassageVectorCache
+from rag.sentence_store import SentenceVectorStore
 
 MODEL_NAME = "offline-extractive"
 ANSWER_KIND, RELATED = "answer_kind", "related"  # response_metadata keys: the answer's kind, related passages
@@ -38,10 +39,12 @@ STRUCTURED = {GapAnalysis.__name__: reply.gap_analysis, Critique.__name__: reply
 
 class OfflineChatModel(BaseChatModel):
     """Extractive chat model; ``embedder`` (the knowledge base's own ``rag.embeddings.Embedder``)
-    ranks evidence sentences by meaning, and without one they are ranked by words and values."""
+    ranks evidence sentences by meaning, and without one they are ranked by words and values;
+    ``sentence_store`` holds the vectors of the indexed passages' sentences (``rag.sentence_vectors``)."""
 
     model_name: str = MODEL_NAME
     embedder: Any = None
+    sentence_store: SentenceVectorStore | None = None
     kb_language: str = "fr"  # the knowledge base's language: a sentence's when it cannot be told
     word_seconds: float = 0.0  # pause between streamed words (0: none)
     _vectors: PassageVectorCache | None = PrivateAttr(default=None)
@@ -66,7 +69,9 @@ class OfflineChatModel(BaseChatModel):
             return router.route(self._read(messages), tools)
         gathered = _gathered(messages)
         if self.embedder is not None and self._vectors is None:
-            self._vectors = PassageVectorCache(self.embedder.embed_documents)
+            self._vectors = PassageVectorCache(
+                self.embedder.embed_documents, store=self.sentence_store, name=self.embedder.name
+            )
         queries = self.embedder.embed_queries if self.embedder is not None else None
         # Only the answer weighs the knowledge base's parts beside what a tool answered.
         searched = not structured and bool(gathered.queries)

@@ -37,6 +37,7 @@ from rag.answer_types import AnswerType, type_match
 from rag.embeddings import PassageVectorCache
 from rag.lexicon.calendar_names import months_covered
 from rag.lexicon.concepts import concept_name, found_in
+from rag.sentence_vectors import sentence_text
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -197,7 +198,7 @@ def _closeness(
         key=lambda i: -max(scores[i] for scores in cheap),
     )
     chosen = list(dict.fromkeys([*tops, *passage_bests]))[:EMBEDDED_MAX]
-    texts = [f"{pool[i].label}: {pool[i].text}" if pool[i].label else pool[i].text for i in chosen]
+    texts = [sentence_text(pool[i].label, pool[i].text) for i in chosen]
     similarity = embed_queries(list(parts)) @ vectors(texts).T
     for row in range(len(parts)):
         for column, i in enumerate(chosen):
