@@ -89,7 +89,11 @@ def asked_sentences(question: str) -> tuple[str, str]:
     and others with a full stop ("We walk in the gardens on Saturday. Do we need a ticket?"); else
     ("", ""). A full stop in a number or after one of one or two digits (a day: "am 25. Dezember") ends no
     sentence."""
-    sentences = [s.strip() for s in _SENTENCE.findall(question) if s.strip()]
+    sentences = [  # an aside standing alone ("(the question it follows)") tells nothing of its own
+        s.strip()
+        for s in _SENTENCE.findall(question)
+        if s.strip() and not _ASIDE.fullmatch(s.strip(" .?？。"))
+    ]
     asking = [s for s in sentences if s.endswith(("?", "？"))]
     if not asking or len(asking) == len(sentences):
         return "", ""

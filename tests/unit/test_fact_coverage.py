@@ -164,3 +164,9 @@ def test_a_full_stop_after_a_day_s_number_ends_no_sentence() -> None:
         "Am 25. Juli besuchen wir das Schloss.",
     )
     assert asked_sentences("Is it open at 10.30 on Monday?") == ("", "")
+
+
+def test_the_question_a_follow_up_is_read_with_is_not_a_scene() -> None:
+    question = "Und für meinen Sohn von 10 Jahren? (Was kostet der Eintritt ins Schloss)"
+    assert asked_sentences(question) == ("", "")
+    assert covered(question, "de", StatedFacts(frozenset({"palace"}), frozenset({"price"}), True))
