@@ -22,6 +22,7 @@ ENTRY_MODULES = (
     "agents.cli",
     "agents.service",
     "agents.serving.graph",
+    "agents.serving.served_graph",
     "agents.serving.guard",
     "app_ui.visitor",
     "app_ui.shared_service",

@@ -1,96 +1,20 @@
-"""The graph ``langgraph.json`` and ``aegra.json`` serve as ``visitor``: the app's graph, tools and model
-built from the same settings (:mod:`agents.assembly`), ending with the questions log, and without a
-checkpointer: the server keeps the threads (in memory for ``langgraph dev``, in PostgreSQL for Aegra).
+"""The factory ``langgraph.json`` and ``aegra.json`` serve as ``visitor``.
 
-A served turn is saved once, when it ends (LangGraph's ``durability="exit"``), as the visitor page keeps
-only a thread's latest checkpoint: Aegra would otherwise write a checkpoint and its pending writes to
-PostgreSQL after each of the turn's ten steps (about 20 writes per turn), and keep them all. A turn that
-fails is saved too, where it stopped. ``langgraph dev`` takes the durability from each run request
-(``"async"`` unless the client asks), which costs nothing measurable in memory.
+The servers load this file by its path, as a module of its own beside ``agents.serving.graph`` imported
+by name (the server's lifespan imports that one): anything kept here would exist twice, so the graph,
+built and warmed once per process, is kept in :mod:`agents.serving.served_graph`, which both import by
+name.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import threading
-from functools import cache, partial
 from typing import Any
 
-from langgraph._internal._constants import CONFIG_KEY_DURABILITY
-
-from agents.assembly import build_parts
-from agents.config import AgentSettings
-from agents.graph import build_graph
-from agents.insights.recording import record_turn
-from agents.insights.store import QuestionLog
-from agents.nodes.failed_turn import close_failed_turn
-from agents.nodes.record import RecordTurn, make_record
-from agents.warmup import warm_up
-
-logger = logging.getLogger(__name__)
-
-
-def question_recorder(settings: AgentSettings) -> RecordTurn | None:
-    """How a served turn reaches the questions log (the one the visitor page writes), or None when
-    ``AGENT_QUESTIONS_LOG`` is off."""
-    if not settings.questions_log:
-        return None
-    url = settings.checkpoint_url
-    return partial(
-        record_turn,
-        QuestionLog.for_settings(settings, pooled=True),  # connections kept: a write per turn
-        secret_url=url.get_secret_value() if url else None,
-    )
-
-
-def served_graph(settings: AgentSettings, warm: bool = False) -> Any:
-    """The compiled graph for ``settings``; persistence is the server's, once per turn. ``warm``:
-    what a first answer needs in every language is loaded before it is returned (:mod:`agents.warmup`)."""
-    parts = build_parts(settings)
-    if warm:
-        warm_up(parts)
-    recorder = question_recorder(settings)
-    record = make_record(recorder, parts.model_name) if recorder is not None else None
-    graph = build_graph(parts.deps, checkpointer=None, record_turn=record, on_failure=close_failed_turn)
-    # LangGraph reads a run's default durability from this key (it has no public setting on a compiled
-    # graph); a durability passed to the run, as langgraph dev does, wins over it.
-    return graph.with_config(configurable={CONFIG_KEY_DURABILITY: "exit"})
-
-
-_building = threading.Lock()
-
-
-@cache
-def _visitor_graph() -> Any:
-    return served_graph(AgentSettings(), warm=True)
-
-
-def built_graph() -> Any:
-    """The served graph, built and warmed up once per process from ``AGENT_*``, ``RAG_*`` and
-    ``TOOLS_*`` in the environment or ``.env``, as for ``make run`` (the index and the model load
-    once). The server's lifespan starts it as the server starts (:func:`warm_in_background`)."""
-    with _building:  # two first runs at once build it once
-        return _visitor_graph()
+from agents.serving.served_graph import built_graph
 
 
 async def visitor_graph() -> Any:
     """The factory the servers call (Aegra awaits it once; ``langgraph dev`` per run): the build reads
     files, so it runs in a worker thread, never on the server's event loop."""
     return await asyncio.to_thread(built_graph)
-
-
-def warm_in_background() -> asyncio.Task[Any]:
-    """Build and warm the served graph in a worker thread as the server starts, before the first run
-    asks for it (that run waits for the same build); a failure is logged, and the first run meets it."""
-
-    async def build() -> Any:
-        try:
-            return await asyncio.to_thread(built_graph)
-        except Exception as error:  # noqa: BLE001 - the server keeps starting; runs report the problem
-            logger.warning(
-                "The served graph could not be built at start (%s: %s).", type(error).__name__, error
-            )
-            return None
-
-    return asyncio.get_running_loop().create_task(build())

@@ -50,9 +50,9 @@ from agents.serving.claims import run_claimed, served_claims
 from agents.serving.client_address import TrustedProxies, networks
 from agents.serving.deletion import erase_deleted_thread
 from agents.serving.feedback import FEEDBACK_PATH, add_feedback_route
-from agents.serving.graph import warm_in_background
 from agents.serving.rate_limits import FrontDoorLimits, RequestKind
 from agents.serving.refusals import forwarded, refuse
+from agents.serving.served_graph import warm_in_background
 from agents.serving.settings import ServingSettings
 from agents.serving.upkeep import upkeep
 from agents.serving.visitor_requests import check_body, check_route

@@ -52,7 +52,7 @@ def test_a_failed_warm_up_is_logged_and_turns_go_on(caplog: pytest.LogCaptureFix
 
 
 def test_the_servers_graph_factory_warms_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents.serving import graph as served
+    from agents.serving import served_graph as served
 
     warmed: list[Any] = []
     monkeypatch.setattr(served, "warm_up", warmed.append)
