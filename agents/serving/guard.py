@@ -262,15 +262,14 @@ def _replay(body: bytes, then: Receive) -> Receive:
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Read the front door's settings as the server starts (a mistyped one stops it with its
-    sentence), then run the upkeep beside the server: retention and settling (agents.serving.upkeep)."""
+    sentence), build and warm the graph before the server accepts its first request (a health check
+    answers once a first answer is fast), then run the upkeep beside the server: retention and
+    settling (agents.serving.upkeep)."""
     limits()
     trusted_proxies()
-    warming = warm_in_background()  # the graph and what a first answer needs, before the first run
-    try:
-        async with upkeep(app):
-            yield
-    finally:
-        warming.cancel()  # a build under way finishes in its thread; nothing waits for it
+    await warm_in_background()  # the graph and what a first answer needs: the server opens ready
+    async with upkeep(app):
+        yield
 
 
 app = FastAPI(title="Visitor assistant", lifespan=lifespan)

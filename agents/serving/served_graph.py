@@ -77,17 +77,11 @@ def built_graph() -> Any:
         return _visitor_graph()
 
 
-def warm_in_background() -> asyncio.Task[Any]:
-    """Build and warm the served graph in a worker thread as the server starts, before the first run
-    asks for it (that run waits for the same build); a failure is logged, and the first run meets it."""
-
-    async def build() -> Any:
-        try:
-            return await asyncio.to_thread(built_graph)
-        except Exception as error:  # noqa: BLE001 - the server keeps starting; runs report the problem
-            logger.warning(
-                "The served graph could not be built at start (%s: %s).", type(error).__name__, error
-            )
-            return None
-
-    return asyncio.get_running_loop().create_task(build())
+async def warm_in_background() -> Any:
+    """Build and warm the served graph in a worker thread, off the server's event loop, as the server
+    starts; a failure is logged and the first run meets it (None then)."""
+    try:
+        return await asyncio.to_thread(built_graph)
+    except Exception as error:  # noqa: BLE001 - the server keeps starting; runs report the problem
+        logger.warning("The served graph could not be built at start (%s: %s).", type(error).__name__, error)
+        return None
