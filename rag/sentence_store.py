@@ -33,6 +33,12 @@ _SCHEMA = (
 )
 
 
+def kind_of(embedder: str, kind: str) -> str:
+    """The name another kind of vector of ``embedder`` is stored under ("…#evidence-words"): dropped
+    with the embedder's own when the index moves to another embedder."""
+    return f"{embedder}#{kind}"
+
+
 def embedded_form(text: str) -> str:
     """The part of a sentence's text that is embedded, and its key in the store."""
     return text[:EMBEDDED_CHARS]
@@ -98,9 +104,13 @@ class SentenceVectorStore:
         self._write("INSERT OR IGNORE INTO chunks VALUES (?, ?)", [(embedder, i) for i in chunk_ids])
 
     def keep_only(self, embedder: str) -> None:
-        """Drop every other embedder's vectors (the index now uses ``embedder``)."""
+        """Drop every other embedder's vectors, of every kind (the index now uses ``embedder``)."""
+        kinds = kind_of(embedder, "")
         for table in ("vectors", "chunks"):
-            self._write(f"DELETE FROM {table} WHERE embedder != ?", [(embedder,)])
+            self._write(
+                f"DELETE FROM {table} WHERE embedder != ? AND substr(embedder, 1, ?) != ?",
+                [(embedder, len(kinds), kinds)],
+            )
 
     def close(self) -> None:
         """Close the file (it reopens on the next use)."""

@@ -25,6 +25,7 @@ from pydantic import PrivateAttr
 
 from agents.gathered import Gathered, read_gathered
 from agents.offline import reply, router
+from agents.offline.word_translation import keep_evidence_words
 from agents.reading.intent import default_embedder, intent_index
 from agents.reading.read import read_conversation
 from agents.reading.request import TurnRequest
@@ -72,6 +73,8 @@ class OfflineChatModel(BaseChatModel):
             self._vectors = PassageVectorCache(
                 self.embedder.embed_documents, store=self.sentence_store, name=self.embedder.name
             )
+            if self.sentence_store is not None:
+                keep_evidence_words(self.embedder.embed_queries, self.sentence_store, self.embedder.name)
         queries = self.embedder.embed_queries if self.embedder is not None else None
         # Only the answer weighs the knowledge base's parts beside what a tool answered.
         searched = not structured and bool(gathered.queries)
