@@ -12,7 +12,7 @@ from datetime import date
 from rich.console import Console
 from rich.markup import escape
 
-from agents.eval_questions import DEFAULT_MAX_QUESTIONS
+from agents.evaluation.eval_questions import DEFAULT_MAX_QUESTIONS
 from rag.errors import USER_ERRORS, error_sentence
 
 console = Console()

@@ -76,7 +76,7 @@ class AnswerToken(BaseModel):
 class FinalAnswer(BaseModel):
     """The turn's outcome: the typed answer, and what the turn measured beside it. Views of the
     answer (its text, kind, sources, cited passages) are read from ``reply``, never copied beside
-    it; ``agents.ask_json`` lays them flat for ``python -m agents ask --json``."""
+    it; ``agents.evaluation.ask_json`` lays them flat for ``python -m agents ask --json``."""
 
     model_config = ConfigDict(extra="forbid")  # a view given as a field would be dropped silently
 

@@ -14,20 +14,25 @@ from langchain_core.messages import AnyMessage, HumanMessage
 
 from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
-from agents.assembly import build_parts
-from agents.checkpoints import Checkpoints, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
+from agents.conversations.checkpoints import (
+    Checkpoints,
+    failure_reason,
+    is_checkpoint_failure,
+    open_checkpoints,
+)
+from agents.conversations.retention import forget_old_threads, keep_latest_checkpoints
+from agents.conversations.turn_locks import TurnBusy, TurnLocks
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
-from agents.graph import build_graph
+from agents.graph.builder import build_graph
+from agents.graph.thread_rules import failed_turn_note, questions_asked, unfinished
+from agents.graph.trace import AgentStep, FollowUpStep, TraceStep
 from agents.insights.recording import logged_turn, record_turn
 from agents.insights.store import QuestionLog
-from agents.provider_errors import ProviderError
-from agents.retention import forget_old_threads, keep_latest_checkpoints
-from agents.thread_rules import failed_turn_note, questions_asked, unfinished
-from agents.trace import AgentStep, FollowUpStep, TraceStep
-from agents.turn_events import TurnEvents
-from agents.turn_locks import TurnBusy, TurnLocks
-from agents.warmup import WarmUp, warm_up
+from agents.models.provider_errors import ProviderError
+from agents.runtime.assembly import build_parts
+from agents.runtime.turn_events import TurnEvents
+from agents.runtime.warmup import WarmUp, warm_up
 from rag.config import RagSettings
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.retriever import HybridRetriever
@@ -94,7 +99,7 @@ class AgentService:
         self.warming: WarmUp | None = None
 
     def warm_up(self, languages: Sequence[str] = SUPPORTED_LANGUAGES, background: bool = False) -> WarmUp:
-        """Load what a first answer needs in ``languages`` (:mod:`agents.warmup`), once per service;
+        """Load what a first answer needs in ``languages`` (:mod:`agents.runtime.warmup`), once per service;
         ``background``: in a thread of its own, while turns wait for it to end."""
         if self.warming is None:
             self.warming = WarmUp(partial(warm_up, self.parts, languages))

@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 @st.cache_resource(show_spinner=False)
 def get_service(key: str) -> AgentService:
     """One service per configuration, shared by every browser session (threads keep them apart);
-    what a first answer needs in every language loads in the background (:mod:`agents.warmup`),
+    what a first answer needs in every language loads in the background (:mod:`agents.runtime.warmup`),
     and a question asked before it is done waits for it."""
     service = support.build_service()
     service.warm_up(background=True)

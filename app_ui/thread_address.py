@@ -16,8 +16,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
+from agents.graph.thread_rules import FAILED_TURN_KEY, is_answer
 from agents.insights.store import LoggedQuestion, visitor_text
-from agents.thread_rules import FAILED_TURN_KEY, is_answer
 from app_ui.presenters import Turn
 
 PARAMETER = "c"  # short: the address is shared and read aloud

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from agents.evaluate import answer_language, declined, rate, tools_match
+from agents.evaluation.evaluate import answer_language, declined, rate, tools_match
 from agents.events import ErrorOccurred, FinalAnswer, ToolCalled
 from agents.service import AgentService
 from agents.tools.dates import parse_visit_date

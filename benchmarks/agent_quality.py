@@ -4,7 +4,7 @@ Usage: python -m benchmarks.agent_quality [--index DIR] [--questions FILE]
 (index built by retrieval_quality; questions: the shared development set, or data/eval/scope.jsonl,
 which has the same fields). Headline precision: among answers showing a bold headline value, the
 share whose every headline line holds one of the question's answer aspects, as text or as values
-read by the value check (agents/evaluate.headline_right).
+read by the value check (agents/evaluation/evaluate.headline_right).
 Uses the configured provider: the built-in offline model when no API key is set. The weather and
 travel tools stay offline (climate normals, distance estimates) unless TOOLS_OFFLINE is set
 otherwise, so that the figures do not depend on the network.
@@ -17,7 +17,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from agents.evaluate import breakdown, evaluate, summarise
+from agents.evaluation.evaluate import breakdown, evaluate, summarise
 from benchmarks._common import BENCH_INDEX, QUESTIONS, half_of, offline_service, save_result
 from rag.evaluate import read_jsonl
 

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import rate
+from agents.evaluation.evaluate import rate
 from benchmarks._common import BENCH_INDEX, EVAL_SETS, half_of, offline_service, save_result
 from benchmarks._turns import CRITERIA, play, print_table, score_turn
 from rag.evaluate import read_jsonl

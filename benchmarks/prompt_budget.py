@@ -93,9 +93,9 @@ def conversation(turns: int, full_turns: int, max_tokens: int) -> list[dict[str,
     """Per turn: the tool-choosing call's size and the largest call's size, in bytes."""
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from agents.checkpoints import state_serializer
-    from agents.deps import AgentDeps
-    from agents.graph import build_graph
+    from agents.conversations.checkpoints import state_serializer
+    from agents.graph.builder import build_graph
+    from agents.graph.deps import AgentDeps
     from agents.tools.catalog import VisitorTools
     from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import rate
+from agents.evaluation.evaluate import rate
 from agents.service import AgentService
 from benchmarks._common import BENCH_INDEX, EVAL_SETS, half_of, offline_service, save_result
 from benchmarks._turns import play, print_table, score_turn

@@ -35,7 +35,7 @@
   }/* labels:end */;
 
   const ASSISTANT = script.dataset.assistant || "visitor";
-  const ANSWER_NODE = "synthesize"; // the graph node whose model tokens are the answer (agents/graph.py)
+  const ANSWER_NODE = "synthesize"; // the graph node whose model tokens are the answer (agents/graph/builder.py)
   const FULL_SCREEN = window.matchMedia("(max-width: 520px), (max-height: 520px)"); // as in STYLE
   const MAX_QUESTION_CHARS = 4000; // agents.service.MAX_QUESTION_CHARS
   const COMMENT_CHARS = 300; // app_ui.feedback.COMMENT_CHARS

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from agents.answer.model import CheckedValue
 from agents.answer.value_check import ValueCheck, check_values
-from agents.tool_results import ToolOutcome
+from agents.tools.results import ToolOutcome
 from rag.passage import Passage
 
 

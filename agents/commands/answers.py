@@ -20,7 +20,7 @@ def service_for(
     args: argparse.Namespace, errors: Console, languages: Sequence[str] | None = SUPPORTED_LANGUAGES
 ) -> AgentService:
     """The service over ``--index`` (or the configured index), warmed up for ``languages``
-    (:mod:`agents.warmup`; None: not warmed, the first question loads what it needs); says so when
+    (:mod:`agents.runtime.warmup`; None: not warmed, the first question loads what it needs); says so when
     no LLM is configured."""
     rag_settings = RagSettings(index_dir=Path(args.index)) if args.index else RagSettings()
     service = AgentService(rag_settings=rag_settings)

@@ -8,8 +8,8 @@ import uuid
 
 from rich.console import Console
 
-from agents.ask_json import ask_json
 from agents.commands.answers import print_answer, service_for
+from agents.evaluation.ask_json import ask_json
 from agents.events import ErrorOccurred, FinalAnswer
 
 

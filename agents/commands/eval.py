@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from agents.commands.answers import service_for
-from agents.eval_questions import read_questions
-from agents.evaluate import evaluate_each, summarise
+from agents.evaluation.eval_questions import read_questions
+from agents.evaluation.evaluate import evaluate_each, summarise
 
 
 def default_eval_out(questions: Path) -> Path:

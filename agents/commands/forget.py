@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from agents.config import AgentSettings
-from agents.erasure import forget_conversation
 from agents.insights.inert import inert_text
+from agents.runtime.erasure import forget_conversation
 
 
 def run(args: argparse.Namespace, console: Console, errors: Console) -> int:

@@ -7,7 +7,7 @@ import argparse
 from rich.console import Console
 
 from agents.config import AgentSettings
-from agents.erasure import prune
+from agents.runtime.erasure import prune
 
 
 def run(args: argparse.Namespace, console: Console, errors: Console) -> int:

@@ -14,8 +14,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from agents.checkpoints import CheckpointStoreError, failure_reason, is_checkpoint_failure
 from agents.config import AgentSettings
+from agents.conversations.checkpoints import CheckpointStoreError, failure_reason, is_checkpoint_failure
 from agents.insights.report import Insights, PageSearch, build_insights
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
 from rag.config import RagSettings

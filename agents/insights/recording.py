@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from agents.answer.model import Answer
-from agents.checkpoints import failure_reason
+from agents.conversations.checkpoints import failure_reason
 from agents.insights.store import LoggedQuestion, QuestionLog
 
 logger = logging.getLogger(__name__)

@@ -28,9 +28,9 @@ from typing import Any, Literal
 import numpy as np
 
 from agents.config import AgentSettings
+from agents.conversations.postgres_url import describe_postgres
 from agents.insights.inert import inert_text
 from agents.insights.masking import mask_personal
-from agents.postgres_url import describe_postgres
 
 Feedback = Literal["helpful", "not_helpful"]
 MAX_COMMENT_CHARS = 500

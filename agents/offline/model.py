@@ -4,7 +4,7 @@ Like any chat model it reads only the messages it is given and knows its role by
 the visit's tools ask for tool calls (``router``, from its own reading of the visitor's messages),
 the GapAnalysis or Critique schema for a structured verdict, and no tool for an extractive, cited
 answer (``reply``, from ``reader``). The evidence and the tools' results come typed, as the artifact
-of the user message whose text renders them (``agents.gathered``), never from the prompt's text. It
+of the user message whose text renders them (``agents.graph.gathered``), never from the prompt's text. It
 writes no fact of its own: values and quotes come from the evidence, quotes in their language.
 """
 
@@ -23,13 +23,13 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
-from agents.gathered import Gathered, read_gathered
+from agents.graph.gathered import Gathered, read_gathered
+from agents.graph.schemas import Critique, GapAnalysis
 from agents.offline import reply, router
 from agents.offline.word_translation import keep_evidence_words
 from agents.reading.intent import default_embedder, intent_index
 from agents.reading.read import read_conversation
 from agents.reading.request import TurnRequest
-from agents.schemas import Critique, GapAnalysis
 from rag.embeddings import PassageVectorCache
 from rag.sentence_store import SentenceVectorStore
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agents.reading.question_parts import concepts_and_words, unread_words
 from agents.reading.slots import day_modifiers, day_spans
-from agents.tool_results import ToolOutcome
+from agents.tools.results import ToolOutcome
 from agents.visit_calendar.answer import load_phrases
 from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
 from agents.visit_calendar.rules import CALENDAR_FILE, load_calendar

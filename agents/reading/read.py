@@ -6,11 +6,11 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from agents.language import read_language
 from agents.reading import slots
 from agents.reading.asked import asks_calendar, asks_when, names_place
 from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
 from agents.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
+from agents.reading.language import read_language
 from agents.reading.question_parts import content_words, part_kinds, question_parts
 from agents.reading.request import (
     TOPICS,

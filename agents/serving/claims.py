@@ -3,9 +3,10 @@
 A run request first claims its thread: in this process (a set the event loop checks and fills with no
 ``await`` between, so two requests of one process cannot both pass), then, on Aegra, across every process
 sharing its PostgreSQL database (``pg_try_advisory_lock`` on the key the visitor page's turn locks use,
-:func:`agents.turn_locks.thread_key`, held by one connection per process). The claim is held until the
-server has finished every run the request started (streamed, awaited or in the background) and is
-released after a failure too. The turn cap is counted while the claim is held, so it is atomic as well.
+:func:`agents.conversations.turn_locks.thread_key`, held by one connection per process). The claim is
+held until the server has finished every run the request started (streamed, awaited or in the
+background) and is released after a failure too. The turn cap is counted while the claim is held, so
+it is atomic as well.
 
 Should a process die mid-answer (a crash, an OOM kill), PostgreSQL ends its session and the claims with
 it; what the dead process left ``busy`` or ``running`` in Aegra's tables is settled when a server starts
@@ -23,8 +24,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from functools import cache
 from typing import Any
 
+from agents.conversations.turn_locks import thread_key
 from agents.serving.visitors import VisitorRefused
-from agents.turn_locks import thread_key
 
 logger = logging.getLogger(__name__)
 

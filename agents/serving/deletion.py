@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from agents.erasure import ORPHAN_RUN_EVENTS
+from agents.runtime.erasure import ORPHAN_RUN_EVENTS
 from agents.serving.claims import served_claims
 from agents.serving.feedback import question_log
 

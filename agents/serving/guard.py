@@ -45,6 +45,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.config import AgentSettings
+from agents.graph.thread_rules import questions_asked
 from agents.serving.bodies import json_object, read_body, without_nulls
 from agents.serving.claims import run_claimed, served_claims
 from agents.serving.client_address import TrustedProxies, networks
@@ -57,7 +58,6 @@ from agents.serving.settings import ServingSettings
 from agents.serving.upkeep import upkeep
 from agents.serving.visitor_requests import check_body, check_route
 from agents.serving.visitors import VisitorRefused, header, visitor_identity
-from agents.thread_rules import questions_asked
 
 logger = logging.getLogger(__name__)
 

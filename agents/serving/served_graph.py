@@ -1,5 +1,5 @@
 """The graph the servers serve as ``visitor`` (:mod:`agents.serving.graph` hands it to them): the
-app's graph, tools and model built from the same settings (:mod:`agents.assembly`), ending with the
+app's graph, tools and model built from the same settings (:mod:`agents.runtime.assembly`), ending with the
 questions log, and without a checkpointer: the server keeps the threads (in memory for
 ``langgraph dev``, in PostgreSQL for Aegra).
 
@@ -20,14 +20,14 @@ from typing import Any
 
 from langgraph._internal._constants import CONFIG_KEY_DURABILITY
 
-from agents.assembly import build_parts
 from agents.config import AgentSettings
-from agents.graph import build_graph
+from agents.graph.builder import build_graph
+from agents.graph.nodes.failed_turn import close_failed_turn
 from agents.insights.recording import record_turn
 from agents.insights.store import QuestionLog
-from agents.nodes.failed_turn import close_failed_turn
-from agents.nodes.record import RecordTurn, make_record
-from agents.warmup import warm_up
+from agents.runtime.assembly import build_parts
+from agents.runtime.record import RecordTurn, make_record
+from agents.runtime.warmup import warm_up
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def question_recorder(settings: AgentSettings) -> RecordTurn | None:
 
 def served_graph(settings: AgentSettings, warm: bool = False) -> Any:
     """The compiled graph for ``settings``; persistence is the server's, once per turn. ``warm``:
-    what a first answer needs in every language is loaded before it is returned (:mod:`agents.warmup`)."""
+    what a first answer needs in every language is loaded before it is returned (:mod:`agents.runtime.warmup`)."""
     parts = build_parts(settings)
     if warm:
         warm_up(parts)

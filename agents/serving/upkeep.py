@@ -2,7 +2,7 @@
 
 On Aegra, when the server starts and every ``AGENT_API_UPKEEP_SECONDS``: conversations a stopped server
 left busy are settled (:func:`agents.serving.claims.settle_abandoned`), and the retentions are applied as
-``python -m agents prune`` applies them (:func:`agents.erasure.prune`), to Aegra's own tables too:
+``python -m agents prune`` applies them (:func:`agents.runtime.erasure.prune`), to Aegra's own tables too:
 conversations unused past ``AGENT_CONVERSATION_RETENTION_DAYS`` go with their runs, streamed events and
 checkpoints, and logged questions past ``AGENT_QUESTIONS_RETENTION_DAYS``. ``langgraph dev`` keeps its
 threads in its own files (``.langgraph_api/``), out of reach: it is for development only.
@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from agents.config import AgentSettings
-from agents.erasure import prune
+from agents.runtime.erasure import prune
 from agents.serving.claims import aegra_database_url, served_claims, settle_abandoned
 from agents.serving.settings import ServingSettings
 

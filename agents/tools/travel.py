@@ -7,7 +7,6 @@ from typing import Literal
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from agents.tool_results import ToolResult
 from agents.tool_settings import ToolSettings
 from agents.tools.gazetteer import Gazetteer, Geocoder, Place, load_gazetteer, normalise
 from agents.tools.http import ToolHttpClient
@@ -26,6 +25,7 @@ from agents.tools.journeys import (
     road_times,
     transit_journeys,
 )
+from agents.tools.results import ToolResult
 from agents.tools.travel_phrases import kilometres, minutes, phrase, sentence
 from rag.lexicon.languages import UNSPACED_LANGUAGES, supported_language
 from rag.lexicon.terms import holds_term

@@ -21,9 +21,9 @@ from zoneinfo import ZoneInfo
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from agents.tool_results import ToolResult
 from agents.tool_settings import ToolSettings
 from agents.tools.dates import parse_visit_date
+from agents.tools.results import ToolResult
 from agents.visit_calendar.answer import fact_lines, headline
 from agents.visit_calendar.check import CheckReport, corpus_texts
 from agents.visit_calendar.choice import ChosenCalendar, choose_calendar

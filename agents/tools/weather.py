@@ -20,10 +20,10 @@ from zoneinfo import ZoneInfo
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from agents.tool_results import ToolResult
 from agents.tool_settings import ToolSettings
 from agents.tools.dates import ParsedDate, parse_visit_date
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
+from agents.tools.results import ToolResult
 from agents.tools.weather_advice import conditions, visit_advice
 from agents.tools.weather_phrases import Phrases
 from agents.tools.weather_places import GEOCODING_URL, Place, built_in_place, geocode

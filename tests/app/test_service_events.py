@@ -17,7 +17,7 @@ from agents.events import (
     NodeFinished,
     ToolReturned,
 )
-from agents.schemas import Critique, GapAnalysis
+from agents.graph.schemas import Critique, GapAnalysis
 from agents.service import AgentService
 from app_ui.presenters import Turn, retrieval_tables, timeline_rows
 from rag.indexer import index_corpus

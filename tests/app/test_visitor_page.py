@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 from agents.answer.model import Answer
 from agents.events import FinalAnswer
+from agents.graph.thread_rules import FAILED_TURN_NOTE
 from agents.service import MAX_QUESTION_CHARS, AgentService
-from agents.thread_rules import FAILED_TURN_NOTE
 from app_ui.labels import Labels
 from app_ui.presenters import Turn
 from rag.indexer import index_corpus

@@ -13,12 +13,12 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.memory import InMemorySaver
 
-from agents.deps import AgentDeps
-from agents.gathered import GatheredMessage
-from agents.graph import build_graph
-from agents.nodes.failed_turn import close_failed_turn
-from agents.schemas import Critique, GapAnalysis
-from agents.thread_rules import FAILED_TURN_KEY, FAILED_TURN_NOTE
+from agents.graph.builder import build_graph
+from agents.graph.deps import AgentDeps
+from agents.graph.gathered import GatheredMessage
+from agents.graph.nodes.failed_turn import close_failed_turn
+from agents.graph.schemas import Critique, GapAnalysis
+from agents.graph.thread_rules import FAILED_TURN_KEY, FAILED_TURN_NOTE
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from rag.passage import Passage
 from tests.conftest import HashingEmbedder

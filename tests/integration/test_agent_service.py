@@ -9,10 +9,10 @@ from langchain_core.messages import AIMessage
 
 from agents.config import AgentSettings
 from agents.events import ErrorOccurred, FinalAnswer, NodeStarted, ToolCalled, ToolReturned
-from agents.provider_errors import ProviderError
-from agents.schemas import GapAnalysis
+from agents.graph.schemas import GapAnalysis
+from agents.graph.thread_rules import FAILED_TURN_NOTE
+from agents.models.provider_errors import ProviderError
 from agents.service import AgentService
-from agents.thread_rules import FAILED_TURN_NOTE
 from rag.config import RagSettings
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever

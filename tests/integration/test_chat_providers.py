@@ -1,4 +1,5 @@
-"""The real Mistral and OpenAI chat clients, as built by :mod:`agents.llm`, against a local fake server.
+"""The real Mistral and OpenAI chat clients, as built by :mod:`agents.models.llm`, against a local fake
+server.
 
 Tool calls, streaming, retries, timeouts and malformed answers go over real HTTP on 127.0.0.1
 through the same code the agent uses, so a provider behaving badly meets the same policy either way.
@@ -25,8 +26,8 @@ from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from agents.config import AgentSettings
-from agents.llm import build_chat_model
-from agents.provider_errors import ProviderError
+from agents.models.llm import build_chat_model
+from agents.models.provider_errors import ProviderError
 from tests.fake_chat_server import (
     API_KEY,
     FakeChatServer,
@@ -331,7 +332,7 @@ def test_object_arguments_are_read_when_not_streaming(
     server.reply(completion(None, [tool_call("get_weather", arguments)]))
     model = build_chat_model(chat_settings(provider, server.base_url)).bind_tools([get_weather])
 
-    if provider == "mistral":  # agents.llm normalises them: some Mistral-compatible servers do this
+    if provider == "mistral":  # agents.models.llm normalises them: some Mistral-compatible servers do this
         message = ask(model, mode)
         assert [(call["name"], call["args"]) for call in message.tool_calls] == [("get_weather", arguments)]
     else:  # the openai SDK's typed response cannot hold them: a clear error, not a traceback
@@ -479,7 +480,7 @@ def test_missing_key_names_the_variable(provider: str) -> None:
 
 def test_importing_the_factory_loads_no_provider_package() -> None:
     code = (
-        "import sys, agents.llm, agents.config\n"
+        "import sys, agents.models.llm, agents.config\n"
         "loaded = {'langchain_mistralai', 'langchain_openai', 'openai'} & set(sys.modules)\n"
         "assert not loaded, loaded\n"
     )
@@ -587,7 +588,7 @@ def test_agent_provider_and_a_different_prefix_are_refused_in_one_sentence() -> 
 
 def test_other_sdks_transport_errors_are_classified_by_their_names() -> None:
     """Anthropic, Groq (Stainless SDKs), botocore and google-api-core name these errors alike."""
-    from agents.llm import classify_failure
+    from agents.models.llm import classify_failure
 
     class APIConnectionError(Exception): ...
 

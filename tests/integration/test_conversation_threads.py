@@ -18,12 +18,12 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from agents.checkpoints import state_serializer
 from agents.config import AgentSettings
+from agents.conversations.checkpoints import state_serializer
 from agents.events import ErrorOccurred, FinalAnswer
-from agents.llm import build_chat_model
+from agents.graph.thread_rules import FAILED_TURN_NOTE
+from agents.models.llm import build_chat_model
 from agents.service import AgentService
-from agents.thread_rules import FAILED_TURN_NOTE
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 from tests.conftest import HashingEmbedder, make_settings

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from agents.config import AgentSettings
-from agents.nodes.follow_up import new_queries
+from agents.graph.nodes.follow_up import new_queries
 from rag.embeddings import same_query_threshold
 from tests.conftest import REPO_ROOT
 

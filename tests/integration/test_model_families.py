@@ -1,4 +1,4 @@
-"""Every model family gets the parameters it accepts: the real clients, as :mod:`agents.llm` builds
+"""Every model family gets the parameters it accepts: the real clients, as :mod:`agents.models.llm` builds
 them, against the strict fake server, which answers 400 where the real API would (a temperature
 sent to an OpenAI reasoning model, ``max_tokens`` where ``max_completion_tokens`` is required)."""
 
@@ -14,7 +14,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from agents.config import AgentSettings
 from agents.events import FinalAnswer
-from agents.llm import build_chat_model
+from agents.models.llm import build_chat_model
 from agents.service import AgentService
 from rag.retriever import HybridRetriever
 from tests.fake_chat_server import FakeChatServer, completion, tool_call

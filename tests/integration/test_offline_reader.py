@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.gathered import Gathered
+from agents.graph.gathered import Gathered
 from agents.offline import reply
 from rag.embeddings import PassageVectorCache
 

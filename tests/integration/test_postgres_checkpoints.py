@@ -8,8 +8,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from agents.checkpoints import CheckpointStoreError, open_checkpoints
 from agents.config import AgentSettings
+from agents.conversations.checkpoints import CheckpointStoreError, open_checkpoints
 from agents.events import ErrorOccurred, FinalAnswer
 from tests.local_server import free_port
 from tests.reliability.turn_worker import build_service
@@ -118,7 +118,7 @@ def test_a_process_waiting_for_the_setup_lock_does_not_deadlock_a_concurrent_ind
     call is one; with a server-side wait this raised "deadlock detected" when replicas started."""
     import threading
 
-    from agents.checkpoints import SETUP_LOCK_KEY
+    from agents.conversations.checkpoints import SETUP_LOCK_KEY
 
     monkeypatch.setenv("AGENT_CHECKPOINT_URL", postgres_url)
     opened: list[object] = []

@@ -11,9 +11,9 @@ import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from agents.checkpoints import state_serializer
+from agents.conversations.checkpoints import state_serializer
+from agents.graph.schemas import GapAnalysis
 from agents.reading.request import KnowledgeBaseSlots, TurnRequest
-from agents.schemas import GapAnalysis
 from tests.integration.test_agent_graph import build, calls_to
 
 CONFIG = {"configurable": {"thread_id": "visitor"}, "recursion_limit": 25}

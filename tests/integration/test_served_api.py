@@ -252,7 +252,7 @@ def test_a_visitor_deleting_their_conversation_deletes_its_checkpoints(served: S
 def test_forget_erases_a_served_conversation_with_aegras_thread_and_runs(served: Served) -> None:
     if served.database is None:
         pytest.skip("langgraph dev keeps threads in memory: forget has nothing of its to erase")
-    from agents.erasure import Erased, forget_conversation
+    from agents.runtime.erasure import Erased, forget_conversation
 
     async def forget() -> tuple[Erased, int]:
         client = visitor(served)
@@ -544,7 +544,7 @@ def test_after_an_erasure_no_table_holds_the_visitors_question(served: Served, e
         if erasure != "agents forget":
             await client.threads.delete(thread_id)
         if erasure != "the visitor's DELETE" and served.database:
-            from agents.erasure import forget_conversation
+            from agents.runtime.erasure import forget_conversation
 
             forget_conversation(AgentSettings(_env_file=None, checkpoint_url=served.database), thread_id)
         after = _tables_holding(served.database, marker) if served.database else []

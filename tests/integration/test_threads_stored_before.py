@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from agents.checkpoints import open_checkpoints
 from agents.config import AgentSettings
-from agents.schemas import GapAnalysis
+from agents.conversations.checkpoints import open_checkpoints
+from agents.graph.schemas import GapAnalysis
 from tests.fakes import tool_call
 from tests.integration.test_agent_graph import build
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from agents.deps import AgentDeps
-from agents.graph import build_graph
-from agents.llm import build_chat_model
-from agents.schemas import GapAnalysis
+from agents.graph.builder import build_graph
+from agents.graph.deps import AgentDeps
+from agents.graph.schemas import GapAnalysis
+from agents.models.llm import build_chat_model
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from rag.passage import Passage
 from tests.conftest import HashingEmbedder

@@ -1,6 +1,6 @@
 """Bounded answers: a slow or endless provider stream ends at the call's deadline and size.
 
-The real OpenAI and Mistral clients, as :mod:`agents.llm` builds them, against the local fake
+The real OpenAI and Mistral clients, as :mod:`agents.models.llm` builds them, against the local fake
 server streaming a token every 0.3 s or a 30 MB answer; then the whole service, whose turn ends
 with the visitor's sentence and keeps the question.
 """
@@ -18,10 +18,10 @@ from pydantic import ValidationError
 
 from agents.config import AgentSettings
 from agents.events import AnswerToken, ErrorOccurred
-from agents.llm import build_chat_model
-from agents.provider_errors import ProviderError
+from agents.graph.thread_rules import FAILED_TURN_NOTE
+from agents.models.llm import build_chat_model
+from agents.models.provider_errors import ProviderError
 from agents.service import AgentService
-from agents.thread_rules import FAILED_TURN_NOTE
 from app_ui.labels import Labels
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever

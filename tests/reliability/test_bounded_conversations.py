@@ -14,8 +14,8 @@ from langgraph.channels.delta import DeltaChannel
 
 from agents.cli import main as agents_main
 from agents.config import AgentSettings
+from agents.conversations.retention import checkpoint_id_at, forget_old_threads
 from agents.events import ErrorOccurred, FinalAnswer
-from agents.retention import checkpoint_id_at, forget_old_threads
 from agents.service import AgentService
 from app_ui.labels import Labels, ui_languages
 from rag.retriever import HybridRetriever

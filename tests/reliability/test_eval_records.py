@@ -15,7 +15,7 @@ import pytest
 import rag.retriever
 from agents import cli
 from agents.commands import eval as eval_command
-from agents.eval_questions import MAX_LINE_BYTES, QuestionFileError, read_questions
+from agents.evaluation.eval_questions import MAX_LINE_BYTES, QuestionFileError, read_questions
 from agents.events import ErrorOccurred
 from rag.indexer import index_corpus
 from rag.store import KnowledgeBaseError

@@ -17,8 +17,8 @@ import pytest
 
 import rag.retriever
 from agents import cli
-from agents.checkpoints import CheckpointStoreError, open_checkpoints
 from agents.config import AgentSettings
+from agents.conversations.checkpoints import CheckpointStoreError, open_checkpoints
 from agents.events import ErrorOccurred
 from agents.service import AgentService
 from rag.indexer import index_corpus

@@ -14,10 +14,10 @@ import pytest
 import rag.embeddings
 from agents.cli import main
 from agents.config import AgentSettings
-from agents.erasure import forget_conversation
 from agents.events import FinalAnswer
 from agents.insights.masking import mask_personal
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
+from agents.runtime.erasure import forget_conversation
 from tests.conftest import HashingEmbedder
 from tests.reliability.turn_worker import build_service
 
@@ -135,7 +135,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def _checkpoints(settings: AgentSettings, thread_id: str) -> int:
-    from agents.checkpoints import open_checkpoints
+    from agents.conversations.checkpoints import open_checkpoints
 
     checkpoints = open_checkpoints(settings)
     try:

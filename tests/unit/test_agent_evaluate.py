@@ -1,9 +1,9 @@
-"""Scoring helpers of agents/evaluate.py shared by the agent benchmarks."""
+"""Scoring helpers of agents/evaluation/evaluate.py shared by the agent benchmarks."""
 
 from __future__ import annotations
 
 from agents.answer.model import Answer
-from agents.evaluate import declined, evaluate, own_words, rate, tools_match
+from agents.evaluation.evaluate import declined, evaluate, own_words, rate, tools_match
 from agents.events import ErrorOccurred, FinalAnswer
 
 

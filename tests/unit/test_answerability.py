@@ -10,7 +10,7 @@ import tomllib
 import pytest
 from langchain_core.messages import AIMessage, AIMessageChunk, SystemMessage
 
-from agents.gathered import Gathered, gathered_message
+from agents.graph.gathered import Gathered, gathered_message
 from agents.offline import OfflineChatModel
 from agents.offline.answerability import Signals
 from agents.offline.reader import ANSWERABLE_FROM

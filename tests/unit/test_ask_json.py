@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from agents.answer.model import Answer, Citation
-from agents.ask_json import ask_json
+from agents.evaluation.ask_json import ask_json
 from agents.events import FinalAnswer
 from rag.passage import Passage
 

@@ -11,9 +11,9 @@ import pytest
 from pydantic_settings import SettingsError
 
 from agents import cli as agents_cli
+from agents.conversations.turn_locks import TurnBusy
 from agents.errors import AgentError
-from agents.provider_errors import ProviderError
-from agents.turn_locks import TurnBusy
+from agents.models.provider_errors import ProviderError
 from app_ui.support import INDEX_HINT, error_message, stream_turn
 from rag import cli as rag_cli
 from rag.errors import USER_ERRORS, RagError, UserFacingError, error_sentence

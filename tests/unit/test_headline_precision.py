@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.evaluate import headline_lines, headline_right, holds_facts
+from agents.evaluation.evaluate import headline_lines, headline_right, holds_facts
 
 
 def test_headline_lines_are_the_bold_lines_without_their_citations() -> None:

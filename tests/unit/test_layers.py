@@ -1,5 +1,6 @@
-"""The layout holds: no circle of files, packages inside agents/ import only downwards, and the
-vocabulary layer (rag/lexicon) imports nothing above it. Read from the code's own imports."""
+"""The layout holds: no circle of files, the rooms of agents/ (its packages and loose modules) stack in
+the order LAYERS gives and import only downwards, and the vocabulary layer (rag/lexicon) imports
+nothing above it. Read from the code's own imports."""
 
 from __future__ import annotations
 
@@ -11,6 +12,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("rag", "agents", "app_ui")
+# The rooms of agents/, from the ground up: a room imports only rooms of the layers below its own.
+LAYERS = (
+    ("agents.errors", "agents.config", "agents.tool_settings"),
+    ("agents.models", "agents.visit_calendar"),
+    ("agents.tools",),
+    ("agents.answer",),
+    ("agents.reading", "agents.events"),
+    ("agents.graph",),
+    ("agents.conversations", "agents.offline", "agents.evaluation"),
+    ("agents.insights",),
+    ("agents.official",),
+    ("agents.runtime",),
+    ("agents.service",),
+    ("agents.serving", "agents.commands", "agents.cli"),
+    ("agents.__main__",),
+)
 
 
 def _module_of(path: Path) -> str:
@@ -101,11 +118,32 @@ def test_packages_inside_agents_import_only_downwards() -> None:
     assert _circles(dict(rooms)) == []
 
 
+def test_the_rooms_of_agents_stack_in_their_layers() -> None:
+    layer = {room: height for height, rooms in enumerate(LAYERS) for room in rooms}
+    rooms = {_room(m) for m in _graph() if m.startswith("agents.")}
+    assert rooms - set(layer) == set(), "a new room of agents/ needs its place in LAYERS"
+    upwards = {
+        (module, imported)
+        for module, imports in _graph().items()
+        if module.startswith("agents.")
+        for imported in imports
+        if imported.startswith("agents.")
+        and _room(imported) != _room(module)
+        and layer[_room(imported)] >= layer[_room(module)]
+    }
+    assert upwards == set()
+
+
 @pytest.mark.parametrize(
     ("lower", "allowed"),
     [
         ("rag.lexicon", ("rag.lexicon", "rag.config")),
-        ("agents.answer", ("agents.answer", "agents.tool_results", "rag.")),
+        ("agents.answer", ("agents.answer", "agents.tools.results", "rag.")),
+        ("agents.models", ("agents.models", "agents.config", "agents.errors", "rag.")),
+        (
+            "agents.graph",
+            ("agents.graph", "agents.answer", "agents.models", "agents.reading", "agents.tools", "rag."),
+        ),
     ],
 )
 def test_a_lower_layer_imports_nothing_above_it(lower: str, allowed: tuple[str, ...]) -> None:
@@ -122,12 +160,7 @@ def test_a_lower_layer_imports_nothing_above_it(lower: str, allowed: tuple[str, 
 def test_the_graph_does_not_import_the_offline_model() -> None:
     """The offline model is chosen where the model is built (the service), never by the graph."""
     graph = _graph()
-    wiring = [
-        m
-        for m in graph
-        if m.startswith(("agents.nodes", "agents.graph", "agents.routing", "agents.answer", "agents.state"))
-        or m in ("agents.gathered", "agents.evidence", "agents.deps")
-    ]
+    wiring = [m for m in graph if m.startswith(("agents.graph", "agents.answer"))]
     assert {(m, i) for m in wiring for i in graph[m] if i.startswith("agents.offline")} == set()
 
 
@@ -135,7 +168,7 @@ def test_only_the_assembly_chooses_the_offline_model() -> None:
     """Outside its own package, one module imports it: the one that builds the model and the tools."""
     graph = _graph()
     importers = {m for m, imported in graph.items() if any(i.startswith("agents.offline") for i in imported)}
-    assert {m for m in importers if not m.startswith("agents.offline")} == {"agents.assembly"}
+    assert {m for m in importers if not m.startswith("agents.offline")} == {"agents.runtime.assembly"}
 
 
 def test_the_circle_finder_finds_a_circle() -> None:

@@ -13,11 +13,11 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agents.answer.sentences import candidates
-from agents.gathered import Gathered, gathered_message, read_gathered
+from agents.graph.gathered import Gathered, gathered_message, read_gathered
+from agents.graph.schemas import Critique, GapAnalysis
 from agents.offline import OfflineChatModel
 from agents.offline.reader import EMBEDDED_MAX, read_parts
 from agents.reading.question_parts import question_parts, topic_words
-from agents.schemas import Critique, GapAnalysis
 from rag.embeddings import PassageVectorCache
 from rag.passage import Passage
 

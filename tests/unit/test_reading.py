@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from agents.language import read_language
 from agents.offline.reply import other_places
 from agents.offline.router import calls_for
 from agents.reading import slots
 from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
 from agents.reading.intent import IntentIndex, intent_index, load_examples
+from agents.reading.language import read_language
 from agents.reading.read import read_conversation, read_turn
 from agents.reading.request import TOPICS, KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
 from agents.tools.dates import parse_visit_date

@@ -5,8 +5,8 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
-from agents.history_budget import within_budget
-from agents.thread_rules import FAILED_TURN_NOTE, questions_asked, sendable, unfinished
+from agents.graph.history_budget import within_budget
+from agents.graph.thread_rules import FAILED_TURN_NOTE, questions_asked, sendable, unfinished
 
 
 def searched(number: int, passages: str = "passage " * 400) -> list[AnyMessage]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from langchain_core.messages import ToolMessage
 
-from agents.evidence import knowledge_base_result, tool_outcome
-from agents.tool_results import ToolOutcome
+from agents.graph.evidence import knowledge_base_result, tool_outcome
 from agents.tools.knowledge_base import KnowledgeBaseResult
+from agents.tools.results import ToolOutcome
 from agents.tools.visit_calendar import CalendarResult
 from rag.passage import Passage
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from langchain_core.messages import SystemMessage
 
-from agents.gathered import Gathered, gathered_message
+from agents.graph.gathered import Gathered, gathered_message
 from agents.offline import OfflineChatModel
 from rag.passage import Passage
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agents.warmup import WarmUp, warm_up_questions
+from agents.runtime.warmup import WarmUp, warm_up_questions
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 

@@ -14,12 +14,9 @@ from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 
 from agents.answer.model import Answer, CheckedValue, Citation
-from agents.evidence import add_passages
-from agents.reading.request import KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
-from agents.schemas import Critique
-from agents.tool_results import ToolOutcome
-from agents.tools.knowledge_base import KnowledgeBaseResult
-from agents.trace import (
+from agents.graph.evidence import add_passages
+from agents.graph.schemas import Critique
+from agents.graph.trace import (
     AgentStep,
     AnswerStep,
     CollectStep,
@@ -31,6 +28,9 @@ from agents.trace import (
     ToolSummary,
     TraceStep,
 )
+from agents.reading.request import KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
+from agents.tools.knowledge_base import KnowledgeBaseResult
+from agents.tools.results import ToolOutcome
 from rag.passage import Passage
 
 

@@ -21,9 +21,9 @@ from agents.events import (
     ToolCalled,
     ToolReturned,
 )
-from agents.evidence import add_passages, knowledge_base_result, tool_outcome
+from agents.graph.evidence import add_passages, knowledge_base_result, tool_outcome
+from agents.graph.trace import AgentStep, CritiqueStep, FollowUpStep, GapStep
 from agents.tools.knowledge_base import KnowledgeBaseResult
-from agents.trace import AgentStep, CritiqueStep, FollowUpStep, GapStep
 from rag.passage import Passage
 
 

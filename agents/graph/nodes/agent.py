@@ -7,13 +7,13 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall
 
-from agents.deps import AgentDeps
-from agents.history_budget import within_budget
-from agents.prompts import language_name, render
-from agents.provider_errors import ProviderError
-from agents.state import AgentState
-from agents.thread_rules import sendable
-from agents.trace import AgentStep, ToolCallRecord, elapsed_ms
+from agents.graph.deps import AgentDeps
+from agents.graph.history_budget import within_budget
+from agents.graph.prompts import language_name, render
+from agents.graph.state import AgentState
+from agents.graph.thread_rules import sendable
+from agents.graph.trace import AgentStep, ToolCallRecord, elapsed_ms
+from agents.models.provider_errors import ProviderError
 
 CORRECTION = (
     "Your last reply could not be used: {problem}. Reply again: call the tools you need with "

@@ -14,9 +14,9 @@ from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from agents.answer.model import Answer
+from agents.graph.state import AgentState
 from agents.insights.recording import logged_turn
 from agents.insights.store import LoggedQuestion
-from agents.state import AgentState
 
 RecordTurn = Callable[[LoggedQuestion], str]  # stores a turn, returns its id ("" when not stored)
 

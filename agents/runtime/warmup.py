@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 
 from langchain_core.messages import HumanMessage
 
-from agents.assembly import AgentParts, offline_stand_in
-from agents.graph import build_graph
+from agents.graph.builder import build_graph
 from agents.reading.intent import INTENTS_FILE
+from agents.runtime.assembly import AgentParts, offline_stand_in
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.lexicon.stores import read_store
 

@@ -1,7 +1,7 @@
 """Structured outputs of the reasoning nodes, and the tagged layout of their prompts.
 
 Every node prompt that carries the visitor's question, the reply language or evidence uses the
-same tags, so that a model reads them the same way in every node (``agents.gathered`` renders
+same tags, so that a model reads them the same way in every node (``agents.graph.gathered`` renders
 them, and hands the same context typed as the message's artifact):
 ``<question>…</question>``, ``<language>fr</language>`` and the ``<evidence>`` block of
 ``agents.tools.knowledge_base.render_evidence``.

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.deps import AgentDeps, Embed
-from agents.state import AgentState
-from agents.trace import FollowUpStep, elapsed_ms
+from agents.graph.deps import AgentDeps, Embed
+from agents.graph.state import AgentState
+from agents.graph.trace import FollowUpStep, elapsed_ms
 
 
 def new_queries(proposed: Sequence[str], done: Sequence[str], embed: Embed, threshold: float) -> list[str]:

@@ -15,8 +15,8 @@ from typing import Any
 from langgraph.errors import NodeError
 
 from agents.answer.model import Answer
-from agents.state import AgentState
-from agents.thread_rules import failed_turn_note
+from agents.graph.state import AgentState
+from agents.graph.thread_rules import failed_turn_note
 
 logger = logging.getLogger(__name__)
 

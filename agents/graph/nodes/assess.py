@@ -9,14 +9,14 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import SystemMessage
 from pydantic import BaseModel, ValidationError
 
-from agents.deps import AgentDeps
-from agents.gathered import Gathered, gathered_message
-from agents.llm import without_streaming
-from agents.prompts import language_name, render
-from agents.provider_errors import ProviderError
-from agents.schemas import Critique, GapAnalysis
-from agents.state import AgentState
-from agents.trace import CritiqueStep, GapStep, elapsed_ms
+from agents.graph.deps import AgentDeps
+from agents.graph.gathered import Gathered, gathered_message
+from agents.graph.prompts import language_name, render
+from agents.graph.schemas import Critique, GapAnalysis
+from agents.graph.state import AgentState
+from agents.graph.trace import CritiqueStep, GapStep, elapsed_ms
+from agents.models.llm import without_streaming
+from agents.models.provider_errors import ProviderError
 from rag.errors import error_sentence
 
 Shape = TypeVar("Shape", bound=BaseModel)

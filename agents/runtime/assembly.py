@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from langchain_core.language_models import BaseChatModel
 
 from agents.config import AgentSettings
-from agents.deps import AgentDeps
-from agents.llm import build_chat_model
+from agents.graph.deps import AgentDeps
+from agents.models.llm import build_chat_model
 from agents.official.search import OfficialFirstSearcher
 from agents.offline import OfflineChatModel
 from agents.tools.catalog import VisitorTools
@@ -85,7 +85,7 @@ def build_parts(
 
 def offline_stand_in(parts: AgentParts) -> BaseChatModel:
     """The offline model over the parts' knowledge base: the model itself when it is the offline one,
-    else one that reads alike, for work that must never call a provider (:mod:`agents.warmup`)."""
+    else one that reads alike, for work that must never call a provider (:mod:`agents.runtime.warmup`)."""
     if isinstance(parts.llm, OfflineChatModel):
         return parts.llm
     return OfflineChatModel(embedder=parts.retriever.embedder, kb_language=parts.deps.kb_language)

@@ -7,11 +7,11 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
-from agents.deps import AgentDeps
+from agents.graph.deps import AgentDeps
+from agents.graph.state import AgentState, spent_artifacts, turn_start
+from agents.graph.trace import PrepareStep, elapsed_ms
 from agents.reading.intent import intent_index
 from agents.reading.read import read_conversation
-from agents.state import AgentState, spent_artifacts, turn_start
-from agents.trace import PrepareStep, elapsed_ms
 
 
 def make_prepare(deps: AgentDeps) -> Any:

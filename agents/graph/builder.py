@@ -9,15 +9,15 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.prebuilt.tool_node import ToolInvocationError
 
-from agents import routing
-from agents.deps import AgentDeps
-from agents.nodes.agent import make_agent
-from agents.nodes.assess import make_gap_analysis, make_self_critique
-from agents.nodes.collect import collect
-from agents.nodes.follow_up import make_follow_up
-from agents.nodes.prepare import make_prepare
-from agents.nodes.synthesize import direct_reply, make_synthesize
-from agents.state import AgentState
+from agents.graph import routing
+from agents.graph.deps import AgentDeps
+from agents.graph.nodes.agent import make_agent
+from agents.graph.nodes.assess import make_gap_analysis, make_self_critique
+from agents.graph.nodes.collect import collect
+from agents.graph.nodes.follow_up import make_follow_up
+from agents.graph.nodes.prepare import make_prepare
+from agents.graph.nodes.synthesize import direct_reply, make_synthesize
+from agents.graph.state import AgentState
 
 
 def tool_error_message(error: Exception) -> str:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from langchain_core.messages import AIMessage
 
-from agents.state import AgentState
+from agents.graph.state import AgentState
 
 
 def after_agent(state: AgentState) -> Literal["tools", "direct_reply"]:

@@ -15,12 +15,12 @@ from agents.answer.compose import compose_answer
 from agents.answer.model import AnswerKind
 from agents.answer.value_check import ValueCheck
 from agents.answer.verify import checked_values, verify_values
-from agents.deps import AgentDeps
-from agents.gathered import Gathered, gathered_message
-from agents.prompts import language_name, render
-from agents.provider_errors import ProviderError
-from agents.state import AgentState
-from agents.trace import AnswerStep, elapsed_ms
+from agents.graph.deps import AgentDeps
+from agents.graph.gathered import Gathered, gathered_message
+from agents.graph.prompts import language_name, render
+from agents.graph.state import AgentState
+from agents.graph.trace import AnswerStep, elapsed_ms
+from agents.models.provider_errors import ProviderError
 from rag.lexicon.phrases import phrases, replies
 
 ANSWER_KIND_KEY = "answer_kind"  # a model may say which kind of answer it wrote (the offline one does)

@@ -2,12 +2,12 @@
 
 The HTTP clients' timeout is per read: a provider sending a token a second never trips it, and
 a provider sending 30 MB is read whole. :class:`BoundedChatModel` sits in front of the retrying
-model built by :mod:`agents.llm` and watches every chunk: past the deadline or the size it stops
+model built by :mod:`agents.models.llm` and watches every chunk: past the deadline or the size it stops
 reading and closes the provider's stream (closing the generator closes its HTTP response), then
-raises a :class:`~agents.provider_errors.ProviderError`, so the turn ends like any provider failure: one
-sentence in the visitor's language, the question kept in the thread. A call too long for the
-size ends the turn too, rather than showing a cut answer: an answer that size is a provider gone
-wrong, not one a visitor can read.
+raises a :class:`~agents.models.provider_errors.ProviderError`, so the turn ends like any provider
+failure: one sentence in the visitor's language, the question kept in the thread. A call too long
+for the size ends the turn too, rather than showing a cut answer: an answer that size is a provider
+gone wrong, not one a visitor can read.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import BaseModel, ConfigDict
 
 from agents.config import AgentSettings
-from agents.provider_errors import ProviderError
+from agents.models.provider_errors import ProviderError
 
 
 class CallBounds(BaseModel):

@@ -8,9 +8,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from agents.evidence import knowledge_base_result, tool_outcome
-from agents.state import AgentState
-from agents.trace import CollectStep, ToolSummary, elapsed_ms
+from agents.graph.evidence import knowledge_base_result, tool_outcome
+from agents.graph.state import AgentState
+from agents.graph.trace import CollectStep, ToolSummary, elapsed_ms
 
 
 def collect(state: AgentState) -> dict[str, Any]:

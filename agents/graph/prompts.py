@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rag.lexicon.languages import LANGUAGE_NAMES
 
-PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 
 
 @lru_cache(maxsize=16)

@@ -10,7 +10,7 @@ from typing import Any
 
 from agents.answer.citations import CITATION_GROUP, cited_numbers
 from agents.answer.value_extract import extract_values, text_readings
-from agents.ask_json import ask_json
+from agents.evaluation.ask_json import ask_json
 from agents.events import ErrorOccurred, FinalAnswer
 from rag.evaluate import found_aspects
 from rag.language import detect_language

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from langchain_core.messages import AnyMessage, BaseMessage, trim_messages
 from langchain_core.messages.utils import count_tokens_approximately
 
-from agents.thread_rules import is_answer, split_turns
+from agents.graph.thread_rules import is_answer, split_turns
 
 
 def condensed(turns: Sequence[Sequence[AnyMessage]], full_turns: int) -> list[AnyMessage]:
@@ -28,7 +28,7 @@ def condensed(turns: Sequence[Sequence[AnyMessage]], full_turns: int) -> list[An
 
 
 def within_budget(messages: Sequence[AnyMessage], full_turns: int, max_tokens: int) -> list[BaseMessage]:
-    """``messages`` (already :func:`~agents.thread_rules.sendable`) condensed, then its newest turns
+    """``messages`` (already :func:`~agents.graph.thread_rules.sendable`) condensed, then its newest turns
     that fit ``max_tokens`` (approximate count); it always starts on a visitor message."""
     shown: list[BaseMessage] = list(condensed(split_turns(messages), full_turns + 1))
     trimmed = trim_messages(

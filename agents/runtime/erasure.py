@@ -20,10 +20,15 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from agents.checkpoints import CheckpointStoreError, failure_reason, is_checkpoint_failure, open_checkpoints
 from agents.config import AgentSettings
+from agents.conversations.checkpoints import (
+    CheckpointStoreError,
+    failure_reason,
+    is_checkpoint_failure,
+    open_checkpoints,
+)
+from agents.conversations.retention import forget_old_threads, is_postgres, postgres_transaction
 from agents.insights.store import QuestionLog
-from agents.retention import forget_old_threads, is_postgres, postgres_transaction
 
 logger = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 from pydantic import BaseModel
 
-from agents.tool_results import ToolOutcome
 from agents.tools.knowledge_base import KnowledgeBaseResult, render_evidence
+from agents.tools.results import ToolOutcome
 from rag.passage import Passage
 
 

@@ -31,9 +31,9 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from agents.call_bounds import CallBounds, with_bounds
 from agents.config import AgentSettings
-from agents.provider_errors import FailureKind, ProviderError
+from agents.models.call_bounds import CallBounds, with_bounds
+from agents.models.provider_errors import FailureKind, ProviderError
 from rag.redact import redact_client_logs, redact_text, redact_url
 
 logger = logging.getLogger(__name__)

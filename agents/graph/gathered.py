@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage, HumanMessage
 from pydantic import BaseModel, Field
 
-from agents.evidence import cited_by_number, rendered
-from agents.schemas import tagged
-from agents.state import AgentState
-from agents.tool_results import ToolOutcome
+from agents.graph.evidence import cited_by_number, rendered
+from agents.graph.schemas import tagged
+from agents.graph.state import AgentState
+from agents.tools.results import ToolOutcome
 from rag.passage import Passage
 
 

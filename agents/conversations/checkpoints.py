@@ -19,10 +19,10 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from agents.config import AgentSettings
+from agents.conversations.postgres_url import describe_postgres
+from agents.conversations.turn_locks import AdvisoryTurnLocks, FileTurnLocks, SharedTurnLock
 from agents.errors import AgentError
-from agents.postgres_url import describe_postgres
-from agents.state import STATE_TYPES
-from agents.turn_locks import AdvisoryTurnLocks, FileTurnLocks, SharedTurnLock
+from agents.graph.state import STATE_TYPES
 from rag.redact import redact_text
 
 logger = logging.getLogger(__name__)
