@@ -47,7 +47,8 @@ def question_recorder(settings: AgentSettings) -> RecordTurn | None:
 
 def served_graph(settings: AgentSettings, warm: bool = False) -> Any:
     """The compiled graph for ``settings``; persistence is the server's, once per turn. ``warm``:
-    what a first answer needs in every language is loaded before it is returned (:mod:`agents.runtime.warmup`)."""
+    what a first answer needs in every language is loaded before it is returned
+    (:mod:`agents.runtime.warmup`)."""
     parts = build_parts(settings)
     if warm:
         warm_up(parts)
