@@ -37,8 +37,8 @@ def imported_sources(modules: tuple[str, ...] = ENTRY_MODULES) -> list[Path]:
     for name in modules:
         try:
             importlib.import_module(name)
-        except ImportError:
-            continue
+        except Exception:  # noqa: BLE001 - an extra not installed, or a door that fails to import:
+            continue  # its modules compile on use, as before; an install never fails for this
     logging.disable(logging.NOTSET)
     files = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
     return sorted(Path(file) for file in files if file and file.endswith(".py"))
