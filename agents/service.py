@@ -100,13 +100,17 @@ class AgentService:
 
     def warm_up(self, languages: Sequence[str] = SUPPORTED_LANGUAGES, background: bool = False) -> WarmUp:
         """Load what a first answer needs in ``languages`` (:mod:`agents.runtime.warmup`), once per service;
-        ``background``: in a thread of its own, while turns wait for it to end."""
+        ``background``: in a thread of its own. Turns wait only for the first language (the models, the
+        index and what every language shares); the others are loaded after it, while turns are answered."""
         if self.warming is None:
-            self.warming = WarmUp(partial(warm_up, self.parts, languages))
+            self.warming = WarmUp(partial(warm_up, self.parts, languages[:1]))
+            others = WarmUp(partial(warm_up, self.parts, languages[1:])) if len(languages) > 1 else None
             if background:
-                self.warming.start()
+                self.warming.start(then=others)
             else:
                 self.warming.run()
+                if others is not None:
+                    others.run()
         return self.warming
 
     @property

@@ -89,10 +89,19 @@ class WarmUp:
             finally:
                 self._done.set()
 
-    def start(self) -> WarmUp:
-        """Run it in a background thread (a daemon: it never holds the process open)."""
+    def start(self, then: WarmUp | None = None) -> WarmUp:
+        """Run it in a background thread (a daemon: it never holds the process open), and ``then``
+        after it in the same thread (turns waiting for this one do not wait for ``then``)."""
         self._started.set()
-        threading.Thread(target=self.run, name="warm-up", daemon=True).start()
+        if then is not None:
+            then._started.set()  # under way from now: ``then.ready`` says so
+
+        def run_both() -> None:
+            self.run()
+            if then is not None:
+                then.run()
+
+        threading.Thread(target=run_both, name="warm-up", daemon=True).start()
         return self
 
     def wait(self, timeout: float | None = None) -> bool:

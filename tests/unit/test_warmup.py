@@ -97,3 +97,17 @@ class _Service:
 
     def warm_up(self, background: bool = False) -> None:
         self.warmed.append(background)
+
+
+def test_turns_wait_for_the_first_stage_only_and_the_next_one_follows_it() -> None:
+    order: list[str] = []
+    release_next = threading.Event()
+    first = WarmUp(lambda: order.append("shared"))
+    following = WarmUp(lambda: (release_next.wait(5), order.append("other languages")))
+
+    first.start(then=following)
+
+    assert first.wait(5)  # a turn goes on while the other languages still load
+    assert not following.ready and order == ["shared"]
+    release_next.set()
+    assert following.wait(5) and order == ["shared", "other languages"]
