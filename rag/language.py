@@ -8,6 +8,7 @@ from collections import Counter
 from functools import cache
 from typing import TYPE_CHECKING
 
+from rag.language_model import load_identifier
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 if TYPE_CHECKING:
@@ -20,12 +21,10 @@ SUPPORTED_SCRIPTS = frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"})
 
 @cache  # two models at most; never evicted (``f()`` and ``f(True)`` are two keys)
 def _identifier(restricted: bool) -> LanguageIdentifier:
-    """py3langid's model, read from its file once (0.6 s); the restricted one is a copy of it (0.1 s)
-    whose languages are set, as reading the file again would give."""
+    """py3langid's model, read once (``rag.language_model``); the restricted one is a copy of it
+    (0.1 s) whose languages are set, as reading the file again would give."""
     if not restricted:
-        from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
-
-        return LanguageIdentifier.from_modelpath(MODEL_DIR / MODEL_FILE, norm_probs=True)
+        return load_identifier()
     identifier = copy.deepcopy(_identifier(False))
     identifier.set_languages(list(SUPPORTED_LANGUAGES))
     return identifier
