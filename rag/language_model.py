@@ -52,7 +52,12 @@ def _decompressed(source: Path, folder: Path) -> Path:
     path = folder / f"py3langid-{key}.npz"
     if not path.exists():
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, delete=False) as handle, lzma.open(source) as src:
-            shutil.copyfileobj(src, handle, length=1 << 20)
+        with tempfile.NamedTemporaryFile(dir=folder, delete=False) as handle:
+            try:
+                with lzma.open(source) as src:
+                    shutil.copyfileobj(src, handle, length=1 << 20)
+            except BaseException:
+                Path(handle.name).unlink(missing_ok=True)  # no half-written copy left behind
+                raise
         os.replace(handle.name, path)
     return path
