@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import logging
 import time
-import unicodedata
 from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AnyMessage, HumanMessage
+from langchain_core.messages import HumanMessage
 
-from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import Answer
 from agents.config import AgentSettings
 from agents.conversations.checkpoints import (
@@ -24,44 +22,20 @@ from agents.conversations.checkpoints import (
 from agents.conversations.retention import forget_old_threads, keep_latest_checkpoints
 from agents.conversations.turn_locks import TurnBusy, TurnLocks
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
-from agents.graph.builder import build_graph
-from agents.graph.thread_rules import failed_turn_note, questions_asked, unfinished
-from agents.graph.trace import AgentStep, FollowUpStep, TraceStep
-from agents.insights.recording import logged_turn, record_turn
+from agents.graph.trace import tools_called
 from agents.insights.store import QuestionLog
-from agents.models.provider_errors import ProviderError
+from agents.runtime.admission import MAX_QUESTION_CHARS, conversation_refusal, question_refusal
 from agents.runtime.assembly import build_parts
 from agents.runtime.turn_events import TurnEvents
+from agents.runtime.turn_graph import question_recorder, turn_graph
 from agents.runtime.warmup import WarmUp, warm_up
 from rag.config import RagSettings
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.retriever import HybridRetriever
 
+__all__ = ["MAX_QUESTION_CHARS", "AgentService"]
+
 logger = logging.getLogger(__name__)
-
-MAX_QUESTION_CHARS = 4000
-# Letters that draw nothing (Hangul fillers, the blank Braille pattern), beside the categories below.
-INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
-def is_blank(question: str) -> bool:
-    """Whether ``question`` shows nothing: only spaces, control and format characters (zero-width
-    spaces and joiners, U+2060, U+FEFF, bidi marks) or letters that draw nothing."""
-    return all(
-        unicodedata.category(char)[0] in "CZ" or char in INVISIBLE_LETTERS or char.isspace()
-        for char in question
-    )
-
-
-def tools_called(trace: list[TraceStep]) -> list[str]:
-    """Names of the tools called this turn, in order (follow-up searches included)."""
-    names: list[str] = []
-    for step in trace:
-        if isinstance(step, AgentStep):
-            names.extend(call.tool for call in step.tool_calls)
-        elif isinstance(step, FollowUpStep):
-            names.extend("search_knowledge_base" for _ in step.queries)
-    return names
 
 
 class AgentService:
@@ -80,7 +54,6 @@ class AgentService:
         parts = self.parts = build_parts(self.settings, rag_settings, llm=llm, retriever=retriever)
         self.retriever, self.llm, self.visitor_tools = parts.retriever, parts.llm, parts.visitor_tools
         self.offline, self.model_name = parts.offline, parts.model_name
-        deps = parts.deps
         # A checkpointer given by the caller (tests) is private to this process: in-process locks suffice.
         self.checkpoints: Checkpoints | None = (
             None if checkpointer is not None else open_checkpoints(self.settings)
@@ -93,7 +66,8 @@ class AgentService:
         self.questions = questions
         if questions is None and self.checkpoints is not None and self.settings.questions_log:
             self.questions = QuestionLog.for_settings(self.settings)
-        self.graph = build_graph(deps, checkpointer if self.checkpoints is None else self.checkpoints.saver)
+        saver = checkpointer if self.checkpoints is None else self.checkpoints.saver
+        self.graph = turn_graph(parts, saver, question_recorder(self.settings, self.questions))
         if self.checkpoints is not None and self.settings.conversation_retention_days:
             self.forget_old_conversations()
         self.warming: WarmUp | None = None
@@ -143,17 +117,8 @@ class AgentService:
     def stream(self, question: str, thread_id: str = "default") -> Iterator[AgentEvent]:
         """Events of one turn: nodes, tool calls and results, answer tokens, then the answer."""
         question = question.strip()
-        if is_blank(question):
-            yield ErrorOccurred(
-                message="The question is empty: type a question about your visit.", kind="empty_question"
-            )
-            return
-        if len(question) > MAX_QUESTION_CHARS:
-            yield ErrorOccurred(
-                message=f"The question is too long ({len(question)} characters; at most "
-                f"{MAX_QUESTION_CHARS}). Shorten it or split it into several questions.",
-                kind="question_too_long",
-            )
+        if refusal := question_refusal(question):
+            yield ErrorOccurred(message=refusal.message, kind=refusal.kind)
             return
         try:
             with self.turn_locks.hold(thread_id, self.settings.turn_wait_seconds):
@@ -172,31 +137,29 @@ class AgentService:
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": self.settings.recursion_limit}
         try:
             self.wait_until_ready()  # a turn racing the warm-up for the cores would slow both
-            if self._turns_so_far(config) >= self.settings.max_turns_per_conversation:
-                yield self._conversation_full()
+            stored = self.graph.get_state(config).values.get("messages", [])
+            if refusal := conversation_refusal(stored, self.settings.max_turns_per_conversation):
+                yield ErrorOccurred(message=refusal.message, kind=refusal.kind)
                 return
             for mode, chunk in self.graph.stream(
                 {"messages": [HumanMessage(question)]}, config, stream_mode=["tasks", "updates", "messages"]
             ):
                 yield from turn.events(mode, chunk)
             values = self.graph.get_state(config).values
-        except ProviderError as error:
-            self._close_failed_turn(config)
-            yield ErrorOccurred(message=str(error), kind="provider")
-            return
         except Exception as error:
             if not is_checkpoint_failure(error):
-                self._close_failed_turn(config)
                 raise
             yield ErrorOccurred(message=self._store_failure(error))
             return
         finally:
             self._keep_latest_checkpoints(thread_id)
+        if failure := values.get("failure"):
+            yield ErrorOccurred(message=failure["message"], kind=failure["kind"])
+            return
         trace = values.get("trace", [])
-        reply = values.get("reply") or Answer()
         seconds = time.perf_counter() - started
-        final = FinalAnswer(
-            reply=reply,
+        yield FinalAnswer(
+            reply=values.get("reply") or Answer(),
             language=values.get("language", ""),
             tools=tools_called(trace),
             model_calls=values.get("model_calls", 0),
@@ -209,46 +172,10 @@ class AgentService:
                 for passage in values.get("evidence", [])
                 if passage.number is not None
             },
-            follow_ups=suggest_follow_ups(reply, values.get("language", ""), tools_called(trace)),
+            follow_ups=values.get("suggestions", []),
             input_tokens=turn.input_tokens,
             output_tokens=turn.output_tokens,
-        )
-        final.turn_id = self._log_turn(question, thread_id, final, values.get("gaps", []))
-        yield final
-
-    def _log_turn(self, question: str, thread_id: str, final: FinalAnswer, gaps: list[str]) -> str:
-        """Keep the turn in the questions log (:mod:`agents.insights.recording`); "" when not kept."""
-        if self.questions is None:
-            return ""
-        url = self.settings.checkpoint_url
-        turn = logged_turn(
-            question, thread_id, final.reply, final.language, gaps, self.model_name, final.seconds * 1000
-        )
-        return record_turn(self.questions, turn, url.get_secret_value() if url else None)
-
-    def _close_failed_turn(self, config: Any) -> None:
-        """A turn that ended without an answer is closed with a short assistant note, so the next
-        turn's history is valid on every provider (its question, tool calls and results are kept)."""
-        try:
-            if unfinished(self.graph.get_state(config).values.get("messages", [])):
-                self.graph.update_state(config, {"messages": [failed_turn_note()]}, as_node="synthesize")
-        except Exception as error:
-            if not is_checkpoint_failure(error):
-                raise
-            logger.warning("A failed turn could not be closed in %s: %s", self.store_description, error)
-
-    def _turns_so_far(self, config: Any) -> int:
-        """Questions the thread has stored (a failed turn's question counts: it is kept)."""
-        messages: list[AnyMessage] = self.graph.get_state(config).values.get("messages", [])
-        return questions_asked(messages)
-
-    def _conversation_full(self) -> ErrorOccurred:
-        """The turn cap reached: the visitor page words it in the visitor's language."""
-        cap = self.settings.max_turns_per_conversation
-        return ErrorOccurred(
-            message=f"This conversation has reached its {cap} questions (AGENT_MAX_TURNS_PER_CONVERSATION): "
-            "start a new conversation and ask the question there.",
-            kind="conversation_full",
+            turn_id=values.get("turn_id", ""),
         )
 
     def _keep_latest_checkpoints(self, thread_id: str) -> None:

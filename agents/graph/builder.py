@@ -14,8 +14,10 @@ from agents.graph.deps import AgentDeps
 from agents.graph.nodes.agent import make_agent
 from agents.graph.nodes.assess import make_gap_analysis, make_self_critique
 from agents.graph.nodes.collect import collect
+from agents.graph.nodes.failed_turn import close_failed_turn
 from agents.graph.nodes.follow_up import make_follow_up
 from agents.graph.nodes.prepare import make_prepare
+from agents.graph.nodes.suggest import suggest
 from agents.graph.nodes.synthesize import direct_reply, make_synthesize
 from agents.graph.state import AgentState
 
@@ -34,16 +36,13 @@ def tool_error_message(error: Exception) -> str:
     return "Error: the tool failed. Try another query or another tool."
 
 
-def build_graph(
-    deps: AgentDeps, checkpointer: Any = None, record_turn: Any = None, on_failure: Any = None
-) -> Any:
-    """Compile the agent graph for ``deps``; with a checkpointer, threads persist. ``record_turn``
-    (a node, the served graph's) ends every turn; without it the caller logs the turn itself.
-    ``on_failure`` (the served graph's) closes a turn whose node raised; without it the error
-    reaches the caller."""
+def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = None) -> Any:
+    """Compile the agent graph for ``deps``; with a checkpointer, threads persist. An answered turn
+    ends with its suggestions, then ``record_turn`` (a node writing the questions log), when given;
+    a node that raises closes the turn (:mod:`agents.graph.nodes.failed_turn`)."""
     graph = StateGraph(AgentState)
-    if on_failure is not None:
-        graph.set_node_defaults(error_handler=on_failure)
+    on_failure: Any = close_failed_turn  # LangGraph's types do not know a handler's error argument
+    graph.set_node_defaults(error_handler=on_failure)
     graph.add_node("prepare", make_prepare(deps))
     graph.add_node("agent", make_agent(deps))
     graph.add_node("tools", ToolNode(deps.tools, handle_tool_errors=tool_error_message))
@@ -53,6 +52,7 @@ def build_graph(
     graph.add_node("follow_up", make_follow_up(deps))
     graph.add_node("synthesize", make_synthesize(deps))
     graph.add_node("direct_reply", direct_reply)
+    graph.add_node("suggest", suggest)
 
     graph.add_edge(START, "prepare")
     graph.add_edge("prepare", "agent")
@@ -66,10 +66,12 @@ def build_graph(
         ["follow_up", "synthesize"],
     )
     graph.add_conditional_edges("follow_up", routing.after_follow_up)
-    last = "record_turn" if record_turn is not None else END
+    graph.add_edge("synthesize", "suggest")
+    graph.add_edge("direct_reply", "suggest")
     if record_turn is not None:
         graph.add_node("record_turn", record_turn)
+        graph.add_edge("suggest", "record_turn")
         graph.add_edge("record_turn", END)
-    graph.add_edge("synthesize", last)
-    graph.add_edge("direct_reply", last)
+    else:
+        graph.add_edge("suggest", END)
     return graph.compile(checkpointer=checkpointer)

@@ -7,7 +7,7 @@ adds; ``turn_start`` overwrites them when a new question arrives.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from langchain_core.messages import AnyMessage, ToolMessage
 from langgraph.graph.message import add_messages
@@ -34,6 +34,13 @@ from agents.tools.results import ToolOutcome
 from rag.passage import Passage
 
 
+class TurnFailure(TypedDict):
+    """Why a turn ended without an answer: its kind (the pages word it) and one sentence."""
+
+    kind: Literal["provider", "knowledge_base", "other"]
+    message: str
+
+
 class AgentState(TypedDict, total=False):
     """Everything a turn reads and writes."""
 
@@ -53,6 +60,8 @@ class AgentState(TypedDict, total=False):
     reply: Answer  # the turn's answer
     started_at: float  # when the turn began (epoch seconds): the questions log's latency
     turn_id: str  # the turn's row in the questions log, for the visitor's feedback ("" when not logged)
+    suggestions: list[str]  # questions to suggest next, in the reply language
+    failure: TurnFailure | None  # set when a node failed: the turn has no answer
 
 
 def turn_start(step: PrepareStep, started_at: float) -> dict[str, Any]:
@@ -60,6 +69,8 @@ def turn_start(step: PrepareStep, started_at: float) -> dict[str, Any]:
     return {
         "started_at": started_at,
         "turn_id": "",
+        "suggestions": [],
+        "failure": None,
         "queries": Overwrite([]),
         "evidence": Overwrite([]),
         "tool_results": Overwrite([]),

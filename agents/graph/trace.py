@@ -88,3 +88,14 @@ TraceStep = Annotated[
 def elapsed_ms(started: float) -> float:
     """Milliseconds since ``started`` (``time.perf_counter()``), rounded for the trace."""
     return round((time.perf_counter() - started) * 1000, 1)
+
+
+def tools_called(trace: list[TraceStep]) -> list[str]:
+    """Names of the tools a turn called, in order (follow-up searches included)."""
+    names: list[str] = []
+    for step in trace:
+        if isinstance(step, AgentStep):
+            names.extend(call.tool for call in step.tool_calls)
+        elif isinstance(step, FollowUpStep):
+            names.extend("search_knowledge_base" for _ in step.queries)
+    return names

@@ -1,8 +1,5 @@
-"""End of a served turn: the question and its outcome written to the questions log.
-
-The in-process service logs its turns itself (it also times them from outside the graph), so only
-the served graph (:mod:`agents.serving`) ends with this node: a turn is never logged twice.
-"""
+"""End of an answered turn: the question and its outcome written to the questions log, on every
+door that keeps one (:mod:`agents.runtime.turn_graph`). A failed turn ends before it: not logged."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.config import AgentSettings
-from agents.graph.thread_rules import questions_asked
+from agents.runtime.admission import conversation_refusal
 from agents.serving.bodies import json_object, read_body, without_nulls
 from agents.serving.claims import run_claimed, served_claims
 from agents.serving.client_address import TrustedProxies, networks
@@ -70,7 +70,6 @@ THREAD_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
 PROBE_DROPPED = frozenset({b"content-length", b"accept-encoding"})  # the probe's body is read as JSON
 CLAIMED = "visitor_claimed_thread"  # in the scope of a run request holding its thread's claim
 BUSY = "A question is still being answered in this conversation: wait for its answer, then ask again."
-FULL = "This conversation has reached its limit of {} questions: start a new conversation and ask there."
 NOT_YOURS = "No answer of yours is in this conversation: send the thread_id of your own conversation."
 NOT_ERASED = (
     "The conversation was deleted, but its saved messages could not be erased: ask the museum to erase "
@@ -194,8 +193,9 @@ class VisitorGuard:
         try:  # counted under the claim: no other question of the thread can start meanwhile
             values = (await self._read(scope, f"/threads/{thread_id}/state") or {}).get("values")
             messages = values.get("messages") if isinstance(values, dict) else None
-            if isinstance(messages, list) and questions_asked(messages) >= turn_cap():
-                raise VisitorRefused(409, FULL.format(turn_cap()), "conversation_full")
+            full = conversation_refusal(messages, turn_cap()) if isinstance(messages, list) else None
+            if full is not None:
+                raise VisitorRefused(409, full.message, full.kind)
         except BaseException:
             await served_claims().release(thread_id)
             raise

@@ -15,34 +15,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 from langgraph._internal._constants import CONFIG_KEY_DURABILITY
 
 from agents.config import AgentSettings
-from agents.graph.builder import build_graph
-from agents.graph.nodes.failed_turn import close_failed_turn
-from agents.insights.recording import record_turn
 from agents.insights.store import QuestionLog
 from agents.runtime.assembly import build_parts
-from agents.runtime.record import RecordTurn, make_record
+from agents.runtime.record import RecordTurn
+from agents.runtime.turn_graph import question_recorder, turn_graph
 from agents.runtime.warmup import warm_up
 
 logger = logging.getLogger(__name__)
 
 
-def question_recorder(settings: AgentSettings) -> RecordTurn | None:
+def served_recorder(settings: AgentSettings) -> RecordTurn | None:
     """How a served turn reaches the questions log (the one the visitor page writes), or None when
     ``AGENT_QUESTIONS_LOG`` is off."""
     if not settings.questions_log:
         return None
-    url = settings.checkpoint_url
-    return partial(
-        record_turn,
-        QuestionLog.for_settings(settings, pooled=True),  # connections kept: a write per turn
-        secret_url=url.get_secret_value() if url else None,
-    )
+    return question_recorder(settings, QuestionLog.for_settings(settings, pooled=True))  # a write per turn
 
 
 def served_graph(settings: AgentSettings, warm: bool = False) -> Any:
@@ -52,9 +45,7 @@ def served_graph(settings: AgentSettings, warm: bool = False) -> Any:
     parts = build_parts(settings)
     if warm:
         warm_up(parts)
-    recorder = question_recorder(settings)
-    record = make_record(recorder, parts.model_name) if recorder is not None else None
-    graph = build_graph(parts.deps, checkpointer=None, record_turn=record, on_failure=close_failed_turn)
+    graph = turn_graph(parts, checkpointer=None, recorder=served_recorder(settings))
     # LangGraph reads a run's default durability from this key (it has no public setting on a compiled
     # graph); a durability passed to the run, as langgraph dev does, wins over it.
     return graph.with_config(configurable={CONFIG_KEY_DURABILITY: "exit"})

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from agents.errors import AgentError
-from agents.service import MAX_QUESTION_CHARS, is_blank
+from agents.runtime.admission import question_refusal
 
 # 22 characters of base64url hold 132 bits: a token drawn with crypto.randomUUID() or
 # secrets.token_urlsafe() passes; a guessable one ("visitor", "1234") does not.
@@ -84,11 +84,5 @@ def check_question(run_input: object) -> None:
     question = question_of(run_input)
     if question is None:
         raise VisitorRefused(422, 'Send the question as {"messages": [{"role": "user", "content": "..."}]}.')
-    if is_blank(question):
-        raise VisitorRefused(422, "The question is empty: type a question about your visit.")
-    if len(question.strip()) > MAX_QUESTION_CHARS:
-        raise VisitorRefused(
-            422,
-            f"The question is too long ({len(question.strip())} characters; at most "
-            f"{MAX_QUESTION_CHARS}). Shorten it or split it into several questions.",
-        )
+    if refusal := question_refusal(question):
+        raise VisitorRefused(422, refusal.message)

@@ -16,7 +16,6 @@ from langgraph.checkpoint.memory import InMemorySaver
 from agents.graph.builder import build_graph
 from agents.graph.deps import AgentDeps
 from agents.graph.gathered import GatheredMessage
-from agents.graph.nodes.failed_turn import close_failed_turn
 from agents.graph.schemas import Critique, GapAnalysis
 from agents.graph.thread_rules import FAILED_TURN_KEY, FAILED_TURN_NOTE
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
@@ -85,7 +84,7 @@ class Harness:
 
 
 def build(
-    script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None, on_failure: Any = None
+    script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None
 ) -> Harness:
     """The graph over a scripted model, the fake knowledge base and the weather and travel tools."""
     llm = ScriptedChatModel(script=script)
@@ -97,7 +96,7 @@ def build(
         embed=HashingEmbedder().embed_documents,
         max_rounds=MAX_ROUNDS,
     )
-    return Harness(llm, searcher, build_graph(deps, checkpointer=checkpointer, on_failure=on_failure))
+    return Harness(llm, searcher, build_graph(deps, checkpointer=checkpointer))
 
 
 def calls_to(name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> AIMessage:
@@ -356,8 +355,8 @@ def test_a_short_follow_up_uses_the_thread_memory() -> None:
     assert state["question"] == "and for children? (What are the opening hours of the palace)"
 
 
-def test_a_served_turn_whose_node_fails_is_closed_with_a_note_and_the_next_one_answers() -> None:
-    harness = build([], checkpointer=InMemorySaver(), on_failure=close_failed_turn)  # the model raises
+def test_a_turn_whose_node_fails_is_closed_with_a_note_and_the_next_one_answers() -> None:
+    harness = build([], checkpointer=InMemorySaver())  # the model raises
     question = "What are the opening hours of the palace?"
 
     failed = harness.ask(question)
@@ -468,7 +467,7 @@ def test_an_answer_in_content_blocks_keeps_only_its_text(script: list[Any]) -> N
 def test_graph_topology_matches_the_mermaid_snapshot() -> None:
     """The wiring is what the snapshot shows.
 
-    After an intended change to the graph, refresh the snapshot from /work/main with
+    After an intended change to the graph, refresh the snapshot from the repository root with
     ``python -c "from tests.integration.test_agent_graph import mermaid; print(mermaid(), end='')"
     > tests/integration/snapshots/agent_graph.mmd`` and review the diff.
     """

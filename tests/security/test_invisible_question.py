@@ -12,7 +12,8 @@ import pytest
 
 from agents.config import AgentSettings
 from agents.events import ErrorOccurred
-from agents.service import AgentService, is_blank
+from agents.runtime.admission import is_blank
+from agents.service import AgentService
 from rag.indexer import index_corpus
 from rag.retriever import HybridRetriever
 from tests.conftest import HashingEmbedder, make_settings

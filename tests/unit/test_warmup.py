@@ -56,8 +56,8 @@ def test_the_servers_graph_factory_warms_once_per_process(monkeypatch: pytest.Mo
 
     warmed: list[Any] = []
     monkeypatch.setattr(served, "warm_up", warmed.append)
-    monkeypatch.setattr(served, "question_recorder", lambda settings: None)
-    monkeypatch.setattr(served, "build_graph", lambda deps, **kwargs: _Compiled())
+    monkeypatch.setattr(served, "served_recorder", lambda settings: None)
+    monkeypatch.setattr(served, "turn_graph", lambda parts, **kwargs: _Compiled())
     monkeypatch.setattr(served, "build_parts", lambda settings: _Parts())
     served._visitor_graph.cache_clear()
     try:
