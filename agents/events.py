@@ -129,6 +129,22 @@ class ErrorOccurred(BaseModel):
     kind: ErrorKind = "other"
 
 
+class PastTurn(BaseModel):
+    """A finished turn read back from a stored conversation: its question and its answer as first
+    shown (sources where still stored, its follow-ups, and its row in the questions log)."""
+
+    question: str
+    final: FinalAnswer
+
+
+class StoredConversation(BaseModel):
+    """A conversation read back for a reloaded page: its turns, oldest first, and the verdicts its
+    visitor already gave (``{turn id: "helpful" | "not_helpful" | "sent"}``)."""
+
+    turns: list[PastTurn] = Field(default_factory=list)
+    verdicts: dict[str, str] = Field(default_factory=dict)
+
+
 AgentEvent = (
     NodeStarted
     | NodeFinished

@@ -1,7 +1,10 @@
-"""The one facade the CLI and the UI call: stream typed events for a question on a thread."""
+"""The one facade the CLI and the UI call: stream typed events for a question on a thread, read a
+stored conversation back, and keep a visitor's verdict on an answer. The visitor page imports only
+this module, :mod:`agents.events` and the answer's types from ``agents``."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Iterator, Sequence
@@ -10,6 +13,8 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from agents.answer.model import Answer
 from agents.config import AgentSettings
@@ -21,11 +26,13 @@ from agents.conversations.checkpoints import (
 )
 from agents.conversations.retention import forget_old_threads, keep_latest_checkpoints
 from agents.conversations.turn_locks import TurnBusy, TurnLocks
-from agents.events import AgentEvent, ErrorOccurred, FinalAnswer
+from agents.events import AgentEvent, ErrorOccurred, FinalAnswer, StoredConversation
 from agents.graph.trace import tools_called
-from agents.insights.store import QuestionLog
+from agents.insights.store import MAX_COMMENT_CHARS, Feedback, QuestionLog
+from agents.reading.language import reply_language
 from agents.runtime.admission import MAX_QUESTION_CHARS, conversation_refusal, question_refusal
 from agents.runtime.assembly import build_parts
+from agents.runtime.restore import attach_logged_turns, stored_turns
 from agents.runtime.turn_events import TurnEvents
 from agents.runtime.turn_graph import question_recorder, turn_graph
 from agents.runtime.warmup import WarmUp, warm_up
@@ -33,9 +40,40 @@ from rag.config import RagSettings
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.retriever import HybridRetriever
 
-__all__ = ["MAX_QUESTION_CHARS", "AgentService"]
+__all__ = [
+    "MAX_COMMENT_CHARS",
+    "MAX_QUESTION_CHARS",
+    "AgentService",
+    "Feedback",
+    "configuration_key",
+    "offline_configured",
+    "reply_language",
+]
 
 logger = logging.getLogger(__name__)
+
+
+def configuration_key() -> str:
+    """A fingerprint of the configuration a service is built from (a new one builds a new service);
+    secrets enter it hashed."""
+    agent, rag = AgentSettings(), RagSettings()
+    secrets = [
+        hashlib.sha256(secret.get_secret_value().encode()).hexdigest()
+        for secret in (agent.mistral_api_key, agent.openai_api_key, agent.checkpoint_url)
+        if secret is not None
+    ]
+    described = "|".join([agent.model_dump_json(), rag.model_dump_json(), *secrets])
+    return hashlib.sha256(described.encode()).hexdigest()[:16]
+
+
+def offline_configured() -> bool:
+    """Whether the configuration in the environment names no provider (the offline model answers);
+    read from the defaults when it is invalid (the page says why)."""
+    try:
+        settings = AgentSettings()
+    except (ValidationError, SettingsError):
+        settings = AgentSettings.model_construct()
+    return settings.resolved_provider == "offline"
 
 
 class AgentService:
@@ -197,6 +235,31 @@ class AgentService:
             f"This turn could not be saved in {self.store_description} ({reason}); everything saved "
             "before it is kept: ask again in a moment."
         )
+
+    def conversation(self, thread_id: str) -> StoredConversation:
+        """The thread's finished turns as first shown, with their rows in the questions log and the
+        verdicts already given; no verdicts when the log cannot be read (feedback is a courtesy)."""
+        turns = stored_turns(self.graph, thread_id)
+        verdicts: dict[str, str] = {}
+        if turns and self.questions is not None:
+            try:
+                verdicts = attach_logged_turns(turns, self.questions.thread_turns(thread_id))
+            except Exception as error:  # noqa: BLE001 - never break the page for a verdict
+                logger.warning("The questions log could not be read (%s).", type(error).__name__)
+        return StoredConversation(turns=turns, verdicts=verdicts)
+
+    def give_feedback(
+        self, turn_id: str, thread_id: str, verdict: Feedback, comment: str | None = None
+    ) -> bool:
+        """Keep a visitor's verdict (and short comment) on a turn of their own thread; False when
+        it was not kept (no log, no such turn, or the log failed: the operator's log says why)."""
+        if self.questions is None:
+            return False
+        try:
+            return self.questions.set_feedback(turn_id, thread_id, verdict, comment)
+        except Exception as error:  # noqa: BLE001 - feedback is a courtesy: never break the page
+            logger.warning("Feedback could not be stored (%s).", type(error).__name__)
+            return False
 
     def ask(self, question: str, thread_id: str = "default") -> FinalAnswer | ErrorOccurred:
         """The final event of :meth:`stream` (an answer or an error)."""

@@ -33,6 +33,7 @@ from app_ui.presenters import (
     visited_nodes,
 )
 from app_ui.session import ensure_session, render_answer, render_question, start_session, take_question
+from app_ui.settings_view import current_settings, graph_mermaid, settings_summary
 from app_ui.shared_service import get_service, load_service
 from app_ui.support import (
     CONSOLE_CLOSED,
@@ -41,12 +42,9 @@ from app_ui.support import (
     SERVICE_ERRORS,
     AppSettings,
     console_access,
-    current_settings,
     error_message,
-    graph_mermaid,
     operator_password,
     password_matches,
-    settings_summary,
 )
 from app_ui.upload_guard import allow_uploads
 from rag.config import DEFAULT_CORPUS, RagSettings

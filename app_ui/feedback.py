@@ -11,7 +11,7 @@ import logging
 
 import streamlit as st
 
-from agents.insights.store import MAX_COMMENT_CHARS, Feedback
+from agents.service import MAX_COMMENT_CHARS, Feedback
 from app_ui.labels import Labels
 from app_ui.presenters import escape
 
@@ -29,12 +29,8 @@ def _store(turn_id: str, verdict: Feedback, comment: str | None = None) -> None:
     from app_ui.shared_service import load_service
 
     service, _ = load_service()
-    if service is None or service.questions is None:
-        return
-    try:
-        service.questions.set_feedback(turn_id, st.session_state.thread_id, verdict, comment)
-    except Exception as error:  # noqa: BLE001 - feedback is a courtesy: never break the page
-        logger.warning("Feedback could not be stored (%s).", type(error).__name__)
+    if service is not None:
+        service.give_feedback(turn_id, st.session_state.thread_id, verdict, comment)
 
 
 def _vote(turn_id: str, verdict: Feedback) -> None:

@@ -10,9 +10,9 @@ import logging
 
 import streamlit as st
 
-from agents.service import AgentService
+from agents.service import AgentService, configuration_key
 from app_ui import support
-from app_ui.support import SERVICE_ERRORS, error_message, service_key
+from app_ui.support import SERVICE_ERRORS, error_message
 from rag.redact import redact_text
 
 logger = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ def get_service(key: str) -> AgentService:
 def load_service() -> tuple[AgentService | None, str | None]:
     """The shared service, or the sentence saying why there is none."""
     try:
-        return get_service(service_key()), None
+        return get_service(configuration_key()), None
     except SERVICE_ERRORS as error:
         return None, error_message(error)
     except Exception as error:  # noqa: BLE001 - a page never shows a traceback, which could hold secrets

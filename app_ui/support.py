@@ -1,27 +1,22 @@
 """What the Streamlit app needs from the agent, kept outside Streamlit: the service and its settings.
 
 The app builds one :class:`AgentService` per configuration (``st.cache_resource`` keyed by
-:func:`service_key`) and shares it between browser sessions; each session has its own thread id,
-so conversations never mix. Configuration comes from the environment and ``.env`` only.
+``agents.service.configuration_key``) and shares it between browser sessions; each session has its
+own thread id, so conversations never mix. Configuration comes from the environment and ``.env`` only.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import inspect
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from agents.config import AgentSettings
 from agents.events import AgentEvent, ErrorOccurred
 from agents.service import AgentService
-from agents.tools.knowledge_base import build_knowledge_base_tool
 from app_ui.login_guard import local_browser
-from rag.config import RagSettings
 from rag.errors import USER_ERRORS, error_sentence
 from rag.store import KnowledgeBaseError
 
@@ -96,18 +91,6 @@ def password_matches(given: str, expected: str) -> bool:
 CONSOLE_CLOSED = "The operator console is closed."  # how to open it is in the README, not for anyone
 
 
-def service_key() -> str:
-    """A fingerprint of the configuration the service is built from (a new one builds a new service)."""
-    agent, rag = AgentSettings(), RagSettings()
-    secrets = [
-        hashlib.sha256(secret.get_secret_value().encode()).hexdigest()
-        for secret in (agent.mistral_api_key, agent.openai_api_key, agent.checkpoint_url)
-        if secret is not None
-    ]
-    described = "|".join([agent.model_dump_json(), rag.model_dump_json(), *secrets])
-    return hashlib.sha256(described.encode()).hexdigest()[:16]
-
-
 def build_service() -> AgentService:
     """The agent service for the configuration in the environment and ``.env``."""
     return AgentService()
@@ -130,44 +113,3 @@ def stream_turn(service: AgentService, question: str, thread_id: str) -> Iterato
     except SERVICE_ERRORS as error:
         kind = "knowledge_base" if isinstance(error, KnowledgeBaseError) else "other"
         yield ErrorOccurred(message=error_message(error), kind=kind)
-
-
-def passages_per_search() -> int:
-    """How many passages a knowledge-base search returns (the tool's default ``k``)."""
-    return int(inspect.signature(build_knowledge_base_tool).parameters["k"].default)
-
-
-def current_settings(service: AgentService | None) -> tuple[AgentSettings, RagSettings]:
-    """The service's settings, else the environment's (defaults when those are invalid)."""
-    if service is not None:
-        return service.settings, service.retriever.settings
-    try:
-        return AgentSettings(), RagSettings()
-    except (ValidationError, SettingsError):  # the page says why; the sidebar still shows something
-        return AgentSettings.model_construct(), RagSettings.model_construct()
-
-
-def settings_summary(service: AgentService | None) -> dict[str, dict[str, Any]]:
-    """The provider, model and retrieval settings in use, for the sidebar."""
-    agent, rag = current_settings(service)
-    offline = service.offline if service else agent.resolved_provider == "offline"
-    return {
-        "Assistant": {
-            "provider": agent.resolved_provider,
-            "model": service.model_name if service else agent.resolved_model,
-            "offline": offline,
-        },
-        "Retrieval": {
-            "passages per search (k)": passages_per_search(),
-            "rounds at most": agent.max_rounds,
-            "candidates per retriever": rag.candidates,
-            "fusion": f"RRF k={rag.rrf_k}, BM25 x{rag.bm25_weight}, dense x{rag.dense_weight}",
-            "reranking": f"top {rag.rerank_depth}" if rag.rerank else "off",
-            "embedding": f"{rag.embedding_provider}: {rag.resolved_embedding_model}",
-        },
-    }
-
-
-def graph_mermaid(service: AgentService) -> str:
-    """The graph's structure as LangGraph itself draws it."""
-    return str(service.graph.get_graph().draw_mermaid())

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Literal
 import streamlit as st
 
 from agents.events import ErrorOccurred
+from agents.service import offline_configured
 from app_ui.accessibility import page_accessibility
 from app_ui.labels import Labels, ui_language
 from app_ui.presenters import Turn, escape
 from app_ui.session import page_labels, render_answer, render_question, start_session
-from app_ui.thread_address import PARAMETER, attach_logged_turns, stored_turns, valid_thread_id
+from app_ui.thread_address import PARAMETER, restored_turns, valid_thread_id
 from app_ui.turn_worker import QuestionQueue, TurnWorker
 
 if TYPE_CHECKING:
@@ -84,24 +85,13 @@ def _open_conversation() -> None:
             from app_ui.shared_service import load_service
 
             service, _ = load_service()
-        turns = stored_turns(service.graph, wanted) if service is not None else []
-        if turns:  # else a new conversation, silently: the page says nothing about other ids
+        conversation = service.conversation(wanted) if service is not None else None
+        turns = restored_turns(conversation) if conversation is not None else []
+        if conversation is not None and turns:  # else a new conversation, silently: no word on other ids
             st.session_state.thread_id, st.session_state.turns = wanted, turns
             st.session_state.language = turns[-1].final.language if turns[-1].final else None
-            st.session_state.feedback = _logged_feedback(service, wanted, turns)
+            st.session_state.feedback = conversation.verdicts
     st.query_params[PARAMETER] = st.session_state.thread_id
-
-
-def _logged_feedback(service: AgentService | None, thread_id: str, turns: list[Turn]) -> dict[str, str]:
-    """The restored turns' rows in the questions log, and the verdicts given on them; none when
-    the log cannot be read (the turns then show no feedback buttons, as before)."""
-    if service is None or service.questions is None:
-        return {}
-    try:
-        return attach_logged_turns(turns, service.questions.thread_turns(thread_id))
-    except Exception as error:  # noqa: BLE001 - feedback is a courtesy: never break the page
-        logger.warning("The questions log could not be read (%s).", type(error).__name__)
-        return {}
 
 
 def _answer_live(worker: TurnWorker, service: AgentService | None, labels: Labels, problem: str) -> None:
@@ -144,7 +134,7 @@ def visitor_page() -> None:
     # question waits for it.
     with st.spinner(labels["loading"]) if questions.busy else nullcontext():
         from app_ui.shared_service import load_service
-        from app_ui.support import settings_summary, stream_turn
+        from app_ui.support import stream_turn
 
         service, problem = load_service()
     if questions.busy and service is not None and not service.ready:
@@ -162,7 +152,7 @@ def visitor_page() -> None:
                 questions.current.start(partial(stream_turn, service, thread_id=st.session_state.thread_id))
         _answer_live(questions.current, service, labels, problem or "")
         answered = True
-    if service.offline if service else settings_summary(None)["Assistant"]["offline"]:
+    if service.offline if service else offline_configured():
         st.caption(f":material/cloud_off: {escape(labels['offline_notice'])}")
     if st.session_state.turns:
         st.button(

@@ -83,9 +83,7 @@ class Harness:
         return dict(self.graph.invoke({"messages": [HumanMessage(text)]}, config))
 
 
-def build(
-    script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None
-) -> Harness:
+def build(script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None) -> Harness:
     """The graph over a scripted model, the fake knowledge base and the weather and travel tools."""
     llm = ScriptedChatModel(script=script)
     searcher = QuerySearcher()

@@ -247,15 +247,13 @@ def test_a_twenty_turn_conversation_stays_valid_and_within_the_history_budget(
 def test_a_failed_turn_is_not_restored_as_an_answer_in_the_app(
     server: FakeChatServer, retriever: HybridRetriever
 ) -> None:
-    from app_ui.thread_address import stored_turns
-
     agent = service(server, retriever)
     server.reply(*FAILING_AT["synthesize"](server.rules))
     agent.ask("Quels sont les horaires du château ?", "t")
     ask_next(server, agent, "t")
 
-    turns = stored_turns(agent.graph, "t")
+    turns = agent.conversation("t").turns
 
-    assert [(turn.question, turn.final.answer if turn.final else None) for turn in turns] == [
+    assert [(turn.question, turn.final.answer) for turn in turns] == [
         ("Et le dimanche ?", "The palace opens at nine [1].")
     ]

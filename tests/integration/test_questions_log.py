@@ -16,10 +16,9 @@ import pytest
 
 from agents.answer.model import Answer
 from agents.config import AgentSettings
-from agents.events import FinalAnswer
+from agents.events import FinalAnswer, PastTurn
 from agents.insights.store import DAY_SECONDS, LoggedQuestion, QuestionLog
-from app_ui.presenters import Turn
-from app_ui.thread_address import attach_logged_turns
+from agents.runtime.restore import attach_logged_turns
 from tests.reliability.turn_worker import build_service
 
 THREAD = "web-visitor-1"
@@ -177,12 +176,12 @@ def test_a_reload_matches_each_restored_turn_with_its_own_row(store: dict[str, A
         row = LoggedQuestion(question, "en", "answered", thread, asked_at=time.time() + n, feedback=verdict)
         log.record(row)
     turns = [
-        Turn(q, final=FinalAnswer(reply=Answer(text="…"), language="en"))
+        PastTurn(question=q, final=FinalAnswer(reply=Answer(text="…"), language="en"))
         for q in ["Was there a pruned one?", *asked]
     ]
 
     verdicts = attach_logged_turns(turns, log.thread_turns(THREAD))
 
     rows = log.thread_turns(THREAD)
-    assert [t.final.turn_id for t in turns if t.final] == ["", *(row.id for row in rows)]
+    assert [t.final.turn_id for t in turns] == ["", *(row.id for row in rows)]
     assert verdicts == {rows[1].id: "helpful"}

@@ -173,3 +173,23 @@ def test_only_the_assembly_chooses_the_offline_model() -> None:
 
 def test_the_circle_finder_finds_a_circle() -> None:
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def _reached_from(start: str, graph: dict[str, set[str]], inside: str) -> set[str]:
+    """``start`` and every module of ``inside`` it reaches through modules of ``inside``."""
+    reached, todo = set(), [start]
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo += [m for m in graph.get(module, ()) if m.startswith(inside)]
+    return reached
+
+
+def test_the_visitor_page_imports_only_the_service_its_events_and_the_answer_types() -> None:
+    """What the visitor page reaches of agents/ is the facade, its typed events and the answer's
+    types (the answer and its citation marks): how a turn runs can change behind it."""
+    graph = _graph()
+    page = _reached_from("app_ui.visitor", graph, "app_ui.")
+    reached = {imported for module in page for imported in graph[module] if imported.startswith("agents")}
+    assert reached <= {"agents.service", "agents.events", "agents.answer.model", "agents.answer.citations"}
