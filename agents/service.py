@@ -87,7 +87,10 @@ class AgentService:
         retriever: HybridRetriever | None = None,
         checkpointer: Any = None,
         questions: QuestionLog | None = None,
+        log_questions: bool = True,
     ) -> None:
+        """``log_questions=False``: turns stay out of the questions log (evaluation questions are not
+        visitors'); else they go to ``questions``, or to the log beside the conversations."""
         self.settings = settings or AgentSettings()
         parts = self.parts = build_parts(self.settings, rag_settings, llm=llm, retriever=retriever)
         self.retriever, self.llm, self.visitor_tools = parts.retriever, parts.llm, parts.visitor_tools
@@ -102,7 +105,9 @@ class AgentService:
         )
         # The questions log lives beside the conversations; a caller's own checkpointer (tests) has none.
         self.questions = questions
-        if questions is None and self.checkpoints is not None and self.settings.questions_log:
+        if not log_questions:
+            self.questions = None
+        elif questions is None and self.checkpoints is not None and self.settings.questions_log:
             self.questions = QuestionLog.for_settings(self.settings)
         saver = checkpointer if self.checkpoints is None else self.checkpoints.saver
         self.graph = turn_graph(parts, saver, question_recorder(self.settings, self.questions))

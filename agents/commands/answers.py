@@ -17,13 +17,16 @@ from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
 
 def service_for(
-    args: argparse.Namespace, errors: Console, languages: Sequence[str] | None = SUPPORTED_LANGUAGES
+    args: argparse.Namespace,
+    errors: Console,
+    languages: Sequence[str] | None = SUPPORTED_LANGUAGES,
+    log_questions: bool = True,
 ) -> AgentService:
     """The service over ``--index`` (or the configured index), warmed up for ``languages``
     (:mod:`agents.runtime.warmup`; None: not warmed, the first question loads what it needs); says so when
-    no LLM is configured."""
+    no LLM is configured. ``log_questions=False``: its turns stay out of the questions log."""
     rag_settings = RagSettings(index_dir=Path(args.index)) if args.index else RagSettings()
-    service = AgentService(rag_settings=rag_settings)
+    service = AgentService(rag_settings=rag_settings, log_questions=log_questions)
     if languages is not None:
         service.warm_up(languages)
     if service.offline and not getattr(args, "json", False):

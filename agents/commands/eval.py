@@ -30,8 +30,7 @@ def run(args: argparse.Namespace, console: Console, errors: Console) -> int:
         errors.print(f"[yellow]line {line.number} skipped:[/] {escape(line.reason)}")
     out = Path(args.out) if args.out else default_eval_out(Path(args.questions))
     out.parent.mkdir(parents=True, exist_ok=True)
-    service = service_for(args, errors)
-    service.questions = None  # evaluation questions are not visitors': they stay out of the insights
+    service = service_for(args, errors, log_questions=False)  # evaluation questions are not visitors'
     rows: list[dict[str, Any]] = []
     try:
         with out.open("w", encoding="utf-8") as handle:
