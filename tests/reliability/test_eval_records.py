@@ -62,7 +62,7 @@ class ScriptedService:
 
 
 def _scripted(monkeypatch: pytest.MonkeyPatch, service: ScriptedService) -> ScriptedService:
-    monkeypatch.setattr(eval_command, "service_for", lambda args, errors: service)
+    monkeypatch.setattr(eval_command, "service_for", lambda args, errors, **options: service)
     return service
 
 
