@@ -6,7 +6,8 @@ they contain, the aspect they answer, the day, months or season, the tickets the
 price the rates) and what only gives the question its form (stop words, question words, the
 glossary's neutral concepts), it names no subject the lines are not about: no offer or service ("the
 ticket desks", "a show", "the café"), no other place, no way of buying ("on site", "online"), no
-kind of value the facts never give (a year, a length, a distance), no name the glossary does not
+kind of value the facts never give (a year, a length, a distance), no vehicle (a train, a bus, a
+car: the little train of the park runs on days and hours of its own), no name the glossary does not
 know ("the Big Bus ticket": a capital inside a sentence, except in German), and, when a price or free
 entry is asked, no group of visitors and no age, unless a line answers for that visitor (an
 eligibility line: who they are is then explained). Other words outside the glossary and its topics
@@ -27,6 +28,7 @@ from agents.reading.asked import WHEN, aspect_spans, aspects_asked, place_spans,
 from agents.reading.question_parts import question_parts
 from agents.reading.slots import day_modifiers, day_spans, places_in
 from agents.reading.visitor import visitor_spans
+from agents.tools.travel import parse_mode
 from rag.bm25 import tokenizer_for
 from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
 from rag.lexicon.folding import blanked, fold
@@ -115,6 +117,8 @@ def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     found = {concept_name(c): c for c, _, _ in found_at}
     left = [name for name, concept in found.items() if not _explained(concept, facts)]
     left += names_in(blanked(rest, ((a, b) for _, a, b in found_at)), language)
+    if (vehicle := parse_mode(rest)) not in (None, "walk"):  # "the little train", a bus: not a place's
+        left.append(vehicle)
     if (
         "age" not in found
     ):  # "how long", "which year": a kind of value no visit fact gives ("6 years": an age)

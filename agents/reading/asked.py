@@ -33,12 +33,17 @@ MAX_PLACES = 3
 ASPECTS = ("hours", "closed", "holidays", "free", "price")  # what a visitor asks of the visit facts
 QUANTITY, TICKET = "how many", "ticket"  # "combien … le billet": how much a ticket is
 WHEN = "when"
+# Needing or paying for a ticket asks whether entry is free ("must we pay to get in?", "チケットは必要
+# ですか"), unless the question asks where, when, which or how, or about booking or buying online.
+NEEDING = frozenset({"required", "payment"})
+ASKING_ELSE = frozenset({"where", "when", "which", "how many", "book", "online", "on site", "proof"})
 
 
 def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[str, int, int]]:
     """Each aspect ``text`` asks and where: the glossary's terms in its language or English. With a
     day or a month named, or asking when, asking to visit or to get in asks whether it is open and
-    its hours ("can we visit the Palace on 1 May?", "until when can we get in in August?")."""
+    its hours ("can we visit the Palace on 1 May?", "until when can we get in in August?"); needing
+    a ticket asks whether entry is free."""
 
     asking = roles()["asked_by"]  # the glossary's concepts asking each aspect
     found = [(concept_name(concept), start, end) for concept, start, end in found_in(text, [language, "en"])]
@@ -48,8 +53,10 @@ def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[st
         spans += [("hours", a, b) for name, a, b in found if name in asking["on_a_day"]]
     if WHEN in names:  # "what time does it shut?" asks its hours
         spans += [("hours", a, b) for aspect, a, b in spans if aspect == "closed"]
-    if {QUANTITY, TICKET} <= {name for name, _, _ in found}:
+    if {QUANTITY, TICKET} <= names:
         spans += [("price", a, b) for name, a, b in found if name == QUANTITY]
+    elif TICKET in names and names & NEEDING and not spans and not names & ASKING_ELSE:
+        spans += [("free", a, b) for name, a, b in found if name in NEEDING]  # "do we need a ticket?"
     return spans
 
 
@@ -64,9 +71,12 @@ def _place_cues(path: Path) -> tuple[tuple[str, TermMatcher], ...]:
 
 def place_spans(text: str, language: str, path: Path = CALENDAR_FILE) -> list[tuple[int, int, str]]:
     """Where ``text`` names a place of the calendar in ``path``, and which: by its names and aliases,
-    or by a room or building it contains ("the Hall of Mirrors" is the Palace's)."""
+    by the glossary concept one of its aliases names (the concept "garden" is the Gardens in every
+    language the glossary knows: "ガーデン", "Schlossgarten"), or by a room or building it contains
+    ("the Hall of Mirrors" is the Palace's)."""
     spans = [(a, b, key) for key, cues in _place_cues(path) for a, b in cues.find(text)]
     rooms = {room: key for key, place in load_calendar(path).places.items() for room in place.contains}
+    rooms |= {alias: key for key, place in load_calendar(path).places.items() for alias in place.aliases}
     if rooms:
         found = [(concept_name(concept), a, b) for concept, a, b in found_in(text, [language, "en"])]
         spans += [(a, b, rooms[name]) for name, a, b in found if name in rooms]
