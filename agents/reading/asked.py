@@ -33,8 +33,9 @@ MAX_PLACES = 3
 ASPECTS = ("hours", "closed", "holidays", "free", "price")  # what a visitor asks of the visit facts
 QUANTITY, TICKET = "how many", "ticket"  # "combien … le billet": how much a ticket is
 WHEN = "when"
-# Needing or paying for a ticket asks whether entry is free ("must we pay to get in?", "チケットは必要
-# ですか"), unless the question asks where, when, which or how, or about booking or buying online.
+# Needing or paying for a ticket for a place or on a day asks whether entry is free ("do we need a
+# ticket for the park?", "チケットは必要ですか"), unless the question asks where, when, which or how
+# many, or about booking, buying online or on site, or a proof.
 NEEDING = frozenset({"required", "payment"})
 ASKING_ELSE = frozenset({"where", "when", "which", "how many", "book", "online", "on site", "proof"})
 
@@ -56,7 +57,8 @@ def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[st
     if {QUANTITY, TICKET} <= names:
         spans += [("price", a, b) for name, a, b in found if name == QUANTITY]
     elif TICKET in names and names & NEEDING and not spans and not names & ASKING_ELSE:
-        spans += [("free", a, b) for name, a, b in found if name in NEEDING]  # "do we need a ticket?"
+        if dated or place_spans(text, language):  # for a place or a day, not "must I print my ticket?"
+            spans += [("free", a, b) for name, a, b in found if name in NEEDING]
     return spans
 
 
