@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from babel import Locale
+
 from agents.reading.question_parts import concepts_and_words, unread_words
 from agents.reading.slots import day_modifiers, day_spans
 from agents.tools.results import ToolOutcome
@@ -123,10 +125,48 @@ def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[s
     the Palace (whose facts hold the tickets' prices), unless it asks about something else ("the
     pharmacy", "the Louvre") and names no ticket of the facts: none then."""
     if found := place_spans(text, language, path):
-        return list(dict.fromkeys(key for _, _, key in found))[:MAX_PLACES]
+        owners = _owners_named(text, language, found, path)
+        return list(dict.fromkeys(key for _, _, key in found if key not in owners))[:MAX_PLACES]
     if ticket_cues().find(text) or not names_other_subject(text, language, path):
         return [DEFAULT_PLACE]
     return []
+
+
+def _owners_named(text: str, language: str, found: list[tuple[int, int, str]], path: Path) -> set[str]:
+    """The places named only as the whole another place of ``found`` belongs to: the place whose name
+    stands for the estate (the Palace) right before or after another with no more than stop words
+    between ("les jardins du château", "the palace gardens", "宮殿の庭園"), not in a list ("the palace
+    and the gardens": Babel's words for "and" and "or", or a comma)."""
+    stand_ins = set(roles()["place_stand_ins"])
+    owners = {key for key, place in load_calendar(path).places.items() if stand_ins & set(place.aliases)}
+    stop = tokenizer_for(language).stopwords
+    joins = {_list_word(language, kind) for kind in ("standard", "or")}
+    named = set()
+    for a, b, key in found:
+        for c, d, other in found:
+            if key not in owners or other == key:
+                continue
+            between = text[b:c] if b <= c else text[d:a] if d <= a else None
+            if between is None or "," in between or "、" in between:
+                continue
+            words = re.findall(r"\w+", between.lower())
+            if language in UNSPACED_LANGUAGES:
+                linked = between.strip() in ("", _OF.get(language, ""))
+            else:
+                linked = all(w in stop and w not in joins for w in words)
+            if linked:
+                named.add(key)
+    return named
+
+
+_OF = {"ja": "の", "zh": "的"}  # the particle of belonging between two nouns
+
+
+@functools.lru_cache(maxsize=32)
+def _list_word(language: str, kind: str) -> str:
+    """The word joining the last two items of a list in ``language`` (CLDR: "and", "et", "oder")."""
+    pattern = Locale.parse(language).list_patterns[kind]["end"]
+    return pattern.replace("{0}", "").replace("{1}", "").strip(" ,、").lower()
 
 
 def names_place(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:
