@@ -77,7 +77,20 @@ def covered(question: str, language: str, facts: StatedFacts) -> bool:
     asked, told = asked_sentences(question)
     if aspects_asked(told, language, dated=True) and not _asks_the_facts(asked, language):
         return False  # the facts were read in the scene the visitor sets, not in what they ask
+    if any(_names_a_vehicle(s, language, facts) for s in _SENTENCE.findall(question) if _holds(s, asking)):
+        return False  # "the bus between the station and the palace": asked of it, whatever part asks
     return all(not unexplained(part, language, facts) for part in asking)
+
+
+def _holds(sentence: str, parts: list[str]) -> bool:
+    return any(part in sentence for part in parts)
+
+
+def _names_a_vehicle(text: str, language: str, facts: StatedFacts) -> bool:
+    """Whether ``text``, less the facts' places, names a vehicle (a train, a bus, a car): the little
+    train of the park runs on days and hours of its own, a bus or a shuttle on a timetable."""
+    places = [(a, b) for a, b, key in place_spans(text, language) if key in facts.places]
+    return parse_mode(blanked(text, places)) not in (None, "walk")
 
 
 def _asks_the_facts(sentence: str, language: str) -> bool:
@@ -117,8 +130,6 @@ def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     found = {concept_name(c): c for c, _, _ in found_at}
     left = [name for name, concept in found.items() if not _explained(concept, facts)]
     left += names_in(blanked(rest, ((a, b) for _, a, b in found_at)), language)
-    if (vehicle := parse_mode(rest)) not in (None, "walk"):  # "the little train", a bus: not a place's
-        left.append(vehicle)
     if (
         "age" not in found
     ):  # "how long", "which year": a kind of value no visit fact gives ("6 years": an age)

@@ -58,10 +58,14 @@ def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[st
         spans += [("hours", a, b) for aspect, a, b in spans if aspect == "closed"]
     if {QUANTITY, TICKET} <= names:
         spans += [("price", a, b) for name, a, b in found if name == QUANTITY]
-    elif TICKET in names and names & NEEDING and not spans and not names & ASKING_ELSE:
-        if dated or place_spans(text, language):  # for a place or a day, not "must I print my ticket?"
-            spans += [("free", a, b) for name, a, b in found if name in NEEDING]
+    elif _needs_a_ticket(names, spans) and (dated or place_spans(text, language)):  # not "must I print it?"
+        spans += [("free", a, b) for name, a, b in found if name in NEEDING]
     return spans
+
+
+def _needs_a_ticket(names: set[str], spans: list[tuple[str, int, int]]) -> bool:
+    """Whether the concepts ``names`` ask whether a ticket is needed, and nothing else (see NEEDING)."""
+    return TICKET in names and bool(names & NEEDING) and not spans and not names & ASKING_ELSE
 
 
 @functools.lru_cache(maxsize=4)
