@@ -6,7 +6,8 @@ they contain, the aspect they answer, the day, months or season, the tickets the
 price the rates) and what only gives the question its form (stop words, question words, the
 glossary's neutral concepts), it names no subject the lines are not about: no offer or service ("the
 ticket desks", "a show", "the café"), no other place, no way of buying ("on site", "online"), no
-kind of value the facts never give (a year, a length, a distance), no name the glossary does not
+kind of value the facts never give (a year, a length, a distance), no vehicle (a train, a bus, a
+car: the little train of the park runs on days and hours of its own), no name the glossary does not
 know ("the Big Bus ticket": a capital inside a sentence, except in German), and, when a price or free
 entry is asked, no group of visitors and no age, unless a line answers for that visitor (an
 eligibility line: who they are is then explained). Other words outside the glossary and its topics
@@ -27,6 +28,7 @@ from agents.reading.asked import WHEN, aspect_spans, aspects_asked, place_spans,
 from agents.reading.question_parts import question_parts
 from agents.reading.slots import day_modifiers, day_spans, places_in
 from agents.reading.visitor import visitor_spans
+from agents.tools.travel import parse_mode
 from rag.bm25 import tokenizer_for
 from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
 from rag.lexicon.folding import blanked, fold
@@ -75,7 +77,20 @@ def covered(question: str, language: str, facts: StatedFacts) -> bool:
     asked, told = asked_sentences(question)
     if aspects_asked(told, language, dated=True) and not _asks_the_facts(asked, language):
         return False  # the facts were read in the scene the visitor sets, not in what they ask
+    if any(_names_a_vehicle(s, language, facts) for s in _SENTENCE.findall(question) if _holds(s, asking)):
+        return False  # "the bus between the station and the palace": asked of it, whatever part asks
     return all(not unexplained(part, language, facts) for part in asking)
+
+
+def _holds(sentence: str, parts: list[str]) -> bool:
+    return any(part in sentence for part in parts)
+
+
+def _names_a_vehicle(text: str, language: str, facts: StatedFacts) -> bool:
+    """Whether ``text``, less the facts' places, names a vehicle (a train, a bus, a car): the little
+    train of the park runs on days and hours of its own, a bus or a shuttle on a timetable."""
+    places = [(a, b) for a, b, key in place_spans(text, language) if key in facts.places]
+    return parse_mode(blanked(text, places)) not in (None, "walk")
 
 
 def _asks_the_facts(sentence: str, language: str) -> bool:

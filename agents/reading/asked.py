@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from babel import Locale
+
 from agents.reading.question_parts import concepts_and_words, unread_words
 from agents.reading.slots import day_modifiers, day_spans
 from agents.tools.results import ToolOutcome
@@ -33,12 +35,18 @@ MAX_PLACES = 3
 ASPECTS = ("hours", "closed", "holidays", "free", "price")  # what a visitor asks of the visit facts
 QUANTITY, TICKET = "how many", "ticket"  # "combien … le billet": how much a ticket is
 WHEN = "when"
+# Needing or paying for a ticket for a place or on a day asks whether entry is free ("do we need a
+# ticket for the park?", "チケットは必要ですか"), unless the question asks where, when, which or how
+# many, or about booking, buying online or on site, or a proof.
+NEEDING = frozenset({"required", "payment"})
+ASKING_ELSE = frozenset({"where", "when", "which", "how many", "book", "online", "on site", "proof"})
 
 
 def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[str, int, int]]:
     """Each aspect ``text`` asks and where: the glossary's terms in its language or English. With a
     day or a month named, or asking when, asking to visit or to get in asks whether it is open and
-    its hours ("can we visit the Palace on 1 May?", "until when can we get in in August?")."""
+    its hours ("can we visit the Palace on 1 May?", "until when can we get in in August?"); needing
+    a ticket asks whether entry is free."""
 
     asking = roles()["asked_by"]  # the glossary's concepts asking each aspect
     found = [(concept_name(concept), start, end) for concept, start, end in found_in(text, [language, "en"])]
@@ -48,9 +56,16 @@ def aspect_spans(text: str, language: str, dated: bool = False) -> list[tuple[st
         spans += [("hours", a, b) for name, a, b in found if name in asking["on_a_day"]]
     if WHEN in names:  # "what time does it shut?" asks its hours
         spans += [("hours", a, b) for aspect, a, b in spans if aspect == "closed"]
-    if {QUANTITY, TICKET} <= {name for name, _, _ in found}:
+    if {QUANTITY, TICKET} <= names:
         spans += [("price", a, b) for name, a, b in found if name == QUANTITY]
+    elif _needs_a_ticket(names, spans) and (dated or place_spans(text, language)):  # not "must I print it?"
+        spans += [("free", a, b) for name, a, b in found if name in NEEDING]
     return spans
+
+
+def _needs_a_ticket(names: set[str], spans: list[tuple[str, int, int]]) -> bool:
+    """Whether the concepts ``names`` ask whether a ticket is needed, and nothing else (see NEEDING)."""
+    return TICKET in names and bool(names & NEEDING) and not spans and not names & ASKING_ELSE
 
 
 @functools.lru_cache(maxsize=4)
@@ -64,9 +79,12 @@ def _place_cues(path: Path) -> tuple[tuple[str, TermMatcher], ...]:
 
 def place_spans(text: str, language: str, path: Path = CALENDAR_FILE) -> list[tuple[int, int, str]]:
     """Where ``text`` names a place of the calendar in ``path``, and which: by its names and aliases,
-    or by a room or building it contains ("the Hall of Mirrors" is the Palace's)."""
+    by the glossary concept one of its aliases names (the concept "garden" is the Gardens in every
+    language the glossary knows: "ガーデン", "Schlossgarten"), or by a room or building it contains
+    ("the Hall of Mirrors" is the Palace's)."""
     spans = [(a, b, key) for key, cues in _place_cues(path) for a, b in cues.find(text)]
     rooms = {room: key for key, place in load_calendar(path).places.items() for room in place.contains}
+    rooms |= {alias: key for key, place in load_calendar(path).places.items() for alias in place.aliases}
     if rooms:
         found = [(concept_name(concept), a, b) for concept, a, b in found_in(text, [language, "en"])]
         spans += [(a, b, rooms[name]) for name, a, b in found if name in rooms]
@@ -111,10 +129,48 @@ def places_asked(text: str, language: str, path: Path = CALENDAR_FILE) -> list[s
     the Palace (whose facts hold the tickets' prices), unless it asks about something else ("the
     pharmacy", "the Louvre") and names no ticket of the facts: none then."""
     if found := place_spans(text, language, path):
-        return list(dict.fromkeys(key for _, _, key in found))[:MAX_PLACES]
+        owners = _owners_named(text, language, found, path)
+        return list(dict.fromkeys(key for _, _, key in found if key not in owners))[:MAX_PLACES]
     if ticket_cues().find(text) or not names_other_subject(text, language, path):
         return [DEFAULT_PLACE]
     return []
+
+
+def _owners_named(text: str, language: str, found: list[tuple[int, int, str]], path: Path) -> set[str]:
+    """The places named only as the whole another place of ``found`` belongs to: the place whose name
+    stands for the estate (the Palace) right before or after another with no more than stop words
+    between ("les jardins du château", "the palace gardens", "宮殿の庭園"), not in a list ("the palace
+    and the gardens": Babel's words for "and" and "or", or a comma)."""
+    stand_ins = set(roles()["place_stand_ins"])
+    owners = {key for key, place in load_calendar(path).places.items() if stand_ins & set(place.aliases)}
+    stop = tokenizer_for(language).stopwords
+    joins = {_list_word(language, kind) for kind in ("standard", "or")}
+    named = set()
+    for a, b, key in found:
+        for c, d, other in found:
+            if key not in owners or other == key:
+                continue
+            between = text[b:c] if b <= c else text[d:a] if d <= a else None
+            if between is None or "," in between or "、" in between:
+                continue
+            words = re.findall(r"\w+", between.lower())
+            if language in UNSPACED_LANGUAGES:
+                linked = between.strip() in ("", _OF.get(language, ""))
+            else:
+                linked = all(w in stop and w not in joins for w in words)
+            if linked:
+                named.add(key)
+    return named
+
+
+_OF = {"ja": "の", "zh": "的"}  # the particle of belonging between two nouns
+
+
+@functools.lru_cache(maxsize=32)
+def _list_word(language: str, kind: str) -> str:
+    """The word joining the last two items of a list in ``language`` (CLDR: "and", "et", "oder")."""
+    pattern = Locale.parse(language).list_patterns[kind]["end"]
+    return pattern.replace("{0}", "").replace("{1}", "").strip(" ,、").lower()
 
 
 def names_place(text: str, language: str, path: Path = CALENDAR_FILE) -> bool:

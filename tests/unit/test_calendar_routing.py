@@ -374,3 +374,45 @@ def test_a_route_by_taxi_still_asks_the_route_tool(index: IntentIndex) -> None:
         read_turn("How do I get to the palace from Orly airport by taxi?", None, "en", index), TOOLS
     )
     assert "get_travel_info" in [name for name, _ in calls]
+
+
+@pytest.mark.parametrize(
+    ("message", "place"),
+    [
+        ("Do I have to buy a ticket to jog in the park on Thursday 10 December?", "park"),
+        ("Bisogna avere un biglietto per i giardini venerdì 11 dicembre?", "gardens"),
+        ("2026年12月10日に公園へ入るのにチケットは必要ですか？", "park"),
+    ],
+)
+def test_needing_a_ticket_for_a_place_on_a_day_asks_whether_entry_is_free(
+    message: str, place: str, index: IntentIndex
+) -> None:
+    request = read_turn(message, None, None, index)
+    calls = [args for name, args in calls_for(request, TOOLS) if name == "get_visit_calendar"]
+    assert [(args["place"], args["aspects"]) for args in calls] == [(place, ["free"])]
+
+
+def test_needing_a_ticket_for_no_place_and_no_day_asks_no_visit_fact(index: IntentIndex) -> None:
+    request = read_turn("Must I print out my e-ticket or is the phone enough?", None, None, index)
+    assert calendar_args(calls_for(request, TOOLS)) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "places"),
+    [
+        ("A que horas fecham os jardins do palácio no domingo?", "pt", ["gardens"]),
+        ("Hoe laat sluit het park van het paleis op maandag?", "nl", ["park"]),
+        ("宫殿的花园星期天几点关门？", "zh", ["gardens"]),
+        ("A que horas fecham o palácio e os jardins no domingo?", "pt", ["palace", "gardens"]),
+        ("宫殿和花园星期天几点关门？", "zh", ["palace", "gardens"]),
+    ],
+)
+def test_the_palace_named_as_the_whole_of_another_place_is_not_asked(
+    message: str, language: str, places: list[str]
+) -> None:
+    """ "the gardens of the palace" asks the gardens; "the palace and the gardens" asks both."""
+    assert places_asked(message, language) == places
+
+
+def test_a_place_is_named_by_its_glossary_concept_in_every_language() -> None:
+    assert places_asked("パークの閉園時間は何時ですか？", "ja") == ["park"]

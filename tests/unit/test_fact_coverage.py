@@ -170,3 +170,31 @@ def test_the_question_a_follow_up_is_read_with_is_not_a_scene() -> None:
     question = "Und für meinen Sohn von 10 Jahren? (Was kostet der Eintritt ins Schloss)"
     assert asked_sentences(question) == ("", "")
     assert covered(question, "de", StatedFacts(frozenset({"palace"}), frozenset({"price"}), True))
+
+
+PARK_HOURS = StatedFacts(places=frozenset({"park"}), aspects=frozenset({"hours"}))
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Jusqu'à quelle heure roule le train touristique du parc dimanche ?", "fr"),
+        ("Wann fährt der Bus im Park am Samstag los?", "de"),
+        ("Fino a che ora passa l'autobus nel parco sabato?", "it"),
+    ],
+)
+def test_a_vehicle_the_line_is_not_about_leaves_it_uncovered(question: str, language: str) -> None:
+    assert not covered(question, language, PARK_HOURS)
+
+
+def test_a_vehicle_in_a_sentence_asking_nothing_of_the_facts_is_the_visitor_s_circumstance() -> None:
+    assert covered("Hasta qué hora está abierto el parque el sábado? Llegamos en coche.", "es", PARK_HOURS)
+
+
+def test_needing_a_ticket_on_a_day_is_covered_by_the_free_entry_line() -> None:
+    question = "On Friday 11 December, do we need tickets to walk round the park?"
+    assert covered(question, "en", StatedFacts(places=frozenset({"park"}), aspects=frozenset({"free"})))
+
+
+def test_a_place_written_in_katakana_is_that_place_in_japanese() -> None:
+    assert covered("土曜日、ガーデンは何時に閉まりますか？", "ja", GARDEN_HOURS)
