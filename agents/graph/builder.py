@@ -19,7 +19,7 @@ from agents.graph.nodes.follow_up import make_follow_up
 from agents.graph.nodes.prepare import make_prepare
 from agents.graph.nodes.suggest import suggest
 from agents.graph.nodes.synthesize import direct_reply, make_synthesize
-from agents.graph.state import AgentState
+from agents.graph.state import AgentState, TurnInput, TurnOutput
 
 
 def tool_error_message(error: Exception) -> str:
@@ -40,7 +40,7 @@ def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = No
     """Compile the agent graph for ``deps``; with a checkpointer, threads persist. An answered turn
     ends with its suggestions, then ``record_turn`` (a node writing the questions log), when given;
     a node that raises closes the turn (:mod:`agents.graph.nodes.failed_turn`)."""
-    graph = StateGraph(AgentState)
+    graph = StateGraph(AgentState, input_schema=TurnInput, output_schema=TurnOutput)
     on_failure: Any = close_failed_turn  # LangGraph's types do not know a handler's error argument
     graph.set_node_defaults(error_handler=on_failure)
     graph.add_node("prepare", make_prepare(deps))

@@ -64,6 +64,26 @@ class AgentState(TypedDict, total=False):
     failure: TurnFailure | None  # set when a node failed: the turn has no answer
 
 
+class TurnInput(TypedDict):
+    """What a door sends a turn: the visitor's new message. Nothing else of the state can be set
+    from outside (a served run's input cannot plant evidence, a reply or a turn id)."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+
+
+class TurnOutput(TypedDict, total=False):
+    """What a run returns: the conversation, the typed reply and its language, the questions to
+    suggest, the turn's row in the questions log, and the failure of a turn that has no answer.
+    The rest of the state (evidence, trace, counters) is read from the thread's state."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    reply: Answer
+    language: str
+    suggestions: list[str]
+    turn_id: str
+    failure: TurnFailure | None
+
+
 def turn_start(step: PrepareStep, started_at: float) -> dict[str, Any]:
     """The update that starts a turn: every per-turn field emptied, the trace begun with ``step``."""
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,10 +78,15 @@ class Harness:
     llm: ScriptedChatModel
     searcher: QuerySearcher
     graph: Any
+    remembers: bool  # a checkpointer of the test's: a thread keeps its turns
 
     def ask(self, text: str, thread: str = "visitor") -> dict[str, Any]:
+        """The whole state after the turn (a run returns only the graph's output), read from the
+        thread; without the test's checkpointer, each question starts a thread of its own."""
+        thread = thread if self.remembers else f"{thread}-{uuid.uuid4().hex}"
         config = {"configurable": {"thread_id": thread}, "recursion_limit": 25}
-        return dict(self.graph.invoke({"messages": [HumanMessage(text)]}, config))
+        self.graph.invoke({"messages": [HumanMessage(text)]}, config)
+        return dict(self.graph.get_state(config).values)
 
 
 def build(script: list[Any], weather: BaseTool = get_weather, checkpointer: Any = None) -> Harness:
@@ -94,7 +100,8 @@ def build(script: list[Any], weather: BaseTool = get_weather, checkpointer: Any 
         embed=HashingEmbedder().embed_documents,
         max_rounds=MAX_ROUNDS,
     )
-    return Harness(llm, searcher, build_graph(deps, checkpointer=checkpointer))
+    graph = build_graph(deps, checkpointer=checkpointer or InMemorySaver())
+    return Harness(llm, searcher, graph, remembers=checkpointer is not None)
 
 
 def calls_to(name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> AIMessage:

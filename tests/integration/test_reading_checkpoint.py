@@ -44,7 +44,8 @@ def _second_turn(path: Path) -> dict[str, Any]:
         "Fermé [1].",
     ]
     graph, _, connection = _graph(path, script)
-    state = graph.invoke({"messages": [HumanMessage("And on Monday?")]}, CONFIG)
+    graph.invoke({"messages": [HumanMessage("And on Monday?")]}, CONFIG)
+    state = graph.get_state(CONFIG).values  # the whole state: a run returns only the output
     connection.close()
     return dict(state)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
 
 from agents.graph.builder import build_graph
 from agents.graph.deps import AgentDeps
@@ -48,8 +49,10 @@ def ask(llm: Any, question: str, rewrite: bool = True) -> dict[str, Any]:
         embed=HashingEmbedder().embed_documents,
         rewrite_unverified=rewrite,
     )
-    graph = build_graph(deps)
-    return dict(graph.invoke({"messages": [HumanMessage(question)]}, {"recursion_limit": 25}))
+    graph = build_graph(deps, InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}, "recursion_limit": 25}
+    graph.invoke({"messages": [HumanMessage(question)]}, config)
+    return dict(graph.get_state(config).values)  # the whole state: a run returns only the output
 
 
 def scripted(*answers: str) -> ScriptedChatModel:
