@@ -3,7 +3,8 @@
 Visitor questions mostly ask for hours, prices, dates, counts, distances and areas. When the
 (expanded) query asks for one of these, passages that contain a value of that type are preferred
 over passages that only repeat the question's words. Cues are French and English because the
-lexical query already carries the corpus-language glossary terms.
+lexical query already carries the corpus-language glossary terms; they live in
+``data/answer_types.toml``, and what a value looks like in a passage is written here.
 """
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ import functools
 import re
 from dataclasses import dataclass
 
+from rag.config import PROJECT_ROOT
 from rag.lexicon.dates import month_names
 from rag.lexicon.folding import fold_accents
 from rag.lexicon.languages import PASSAGE_LANGUAGES
+from rag.lexicon.stores import read_store
+
+WORDS_FILE = PROJECT_ROOT / "data" / "answer_types.toml"
 
 
 @dataclass(frozen=True)
@@ -31,21 +36,17 @@ def _words(*stems: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(stems) + r")", re.IGNORECASE)
 
 
-_NUMBER_WORDS = r"(?:deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|cent|mille)"
-_DATE_CUES = (
-    "date", "quand", "annee", "depuis quand", "inaugur", "achev", "fonde", "construi",
-    "when", "year", "since when", "built", "founded", "inaugurat", "reopen", "reouvert",
-)  # fmt: skip
-
-
 @functools.cache
 def answer_types() -> tuple[AnswerType, ...]:
     """Every answer type; built on first use, the month names being read from Babel."""
     months = "|".join(fold_accents(name) for language in PASSAGE_LANGUAGES for name in month_names(language))
-    return (
+    store = read_store(WORDS_FILE)
+    number_words = "(?:" + "|".join(store["number_words"]) + ")"
+    cues = {name: _words(*stems) for name, stems in store["cues"].items()}
+    types = (
         AnswerType(
             "date",
-            _words(*_DATE_CUES),
+            cues["date"],
             re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b|\b[xvi]{1,5}e? siecle"),
             re.compile(
                 rf"\b\d{{1,2}}(?:er)? (?:{months})(?: \d{{4}})?\b|\b(?:{months}) \d{{4}}\b"
@@ -54,52 +55,55 @@ def answer_types() -> tuple[AnswerType, ...]:
         ),
         AnswerType(
             "count",
-            _words("nombre", "combien", "capacite", "places", "how many", "number of", "capacity"),
-            re.compile(rf"\b\d[\d  .]*\b|\b{_NUMBER_WORDS}\b"),
+            cues["count"],
+            re.compile(rf"\b\d[\d  .]*\b|\b{number_words}\b"),
         ),
         AnswerType(
             "price",
-            _words("tarif", "prix", "cout", "payant", "payer", "price", "cost", "how much", "fee"),
+            cues["price"],
             re.compile(r"\d+(?:[.,]\d+)? ?(?:€|euros?)|\bgratuit"),
         ),
         AnswerType(
             "hours",
-            _words("horaire", "heure", "ouvert", "fermeture", "ferme-t", "opening", "hours", "what time"),
+            cues["hours"],
             re.compile(r"\b\d{1,2} ?h(?:eures?)? ?\d{0,2}\b|\b\d{1,2}:\d{2}\b"),
         ),
         AnswerType(
             "distance",
-            _words("distance", "loin", "how far", "kilometre", "longueur", "length", "how long is"),
+            cues["distance"],
             re.compile(r"\d+(?:[.,]\d+)? ?(?:km|kilometres?|metres?|m)\b"),
         ),
         AnswerType(
             "duration",
-            _words(
-                "duree", "combien de temps", "temps de visite", "how long does", "how long will", "duration"
-            ),
+            cues["duration"],
             re.compile(r"\b\d+(?:[.,]\d+)? ?(?:minutes?|min|heures?|hours?|h ?\d{2}|jours?|days?)\b"),
         ),
         AnswerType(
             "phone",
-            _words("telephone", "phone number", "numero de tel", "appeler", r"call\b"),
+            cues["phone"],
             re.compile(r"(?:\+33 ?|\b0)[1-9](?:[ .-]?\d{2}){4}\b"),
         ),
         AnswerType(
             "age",
-            _words(r"age\b", "how old", "ans et plus", "years old"),
+            cues["age"],
             re.compile(r"\b(?:moins de |plus de )?\d{1,2} ?ans\b|\b\d{1,2} years?\b"),
         ),
         AnswerType(
             "percent",
-            _words("pourcentage", "percentage", "pour cent", "per ?cent", "proportion", "taux", "rate"),
+            cues["percent"],
             re.compile(r"\d+(?:[.,]\d+)? ?(?:%|pour ?cent|per ?cent)"),
         ),
         AnswerType(
             "area",
-            _words("superficie", "surface", "taille", "area", "how big", "size"),
+            cues["area"],
             re.compile(r"\d+(?:[.,]\d+)? ?(?:hectares?|ha|m2|m²|km2|km²|metres carres)"),
         ),
     )
+    if set(cues) != (names := {kind.name for kind in types}):
+        raise ValueError(
+            f"{WORDS_FILE} has cues for {sorted(cues)}; it should have them for {sorted(names)}."
+        )
+    return types
 
 
 RERANKED = ("date", "count", "price", "hours", "distance", "area")  # the kinds retrieval was tuned with

@@ -270,7 +270,7 @@ def _hours_and_minutes(form: str, groups: Groups, text: str) -> list[Reading]:
 def _hours(form: str, groups: Groups, text: str) -> list[Reading]:
     hour, unit = int(groups["h"]), groups.get("unit", "")
     minute = 30 if groups.get("half") else int(groups.get("m", "0"))
-    meridiem = (grammar.CJK_MERIDIEM.get(groups.get("ap", ""), "") if form == "clockcjkap" else unit)[:1]
+    meridiem = (grammar.cjk_meridiem().get(groups.get("ap", ""), "") if form == "clockcjkap" else unit)[:1]
     if meridiem not in {"a", "p"} or (form == "clockcjkap" and hour > 12):  # "下午13点" says it twice
         meridiem = ""
     clock = _clock(hour, minute, meridiem)

@@ -7,7 +7,8 @@ specific one wins: "1 h 30 min" is a duration before "1 h 30" can be a clock tim
 clock time before "uur" can be hours of duration, "1 670 m" a distance before "1 670" can be a count.
 A number followed by a unit word is one form whose unit table says the kind. Month names come from
 Babel (CLDR), never from a list of ours; the kinds are those of ``rag.answer_types`` (clock times
-are "hours" there too).
+are "hours" there too). Our words (units, range connectors, "free", the Japanese and Chinese
+morning and afternoon) live in ``data/answer/value_grammar.toml``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ from babel.dates import get_month_names
 from babel.numbers import get_currency_symbol
 from babel.units import format_unit
 
+from rag.config import PROJECT_ROOT
 from rag.lexicon.folding import fold_accents, fold_in_place
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
+from rag.lexicon.stores import read_store
+
+WORDS_FILE = PROJECT_ROOT / "data" / "answer" / "value_grammar.toml"
 
 # A number never starts inside a word or another number ("1 670" is never read as "670").
 START = r"(?<![0-9a-z])(?<![0-9][.,])(?<![0-9] )"
@@ -33,17 +38,7 @@ NUMBER = (
     r"|[0-9]+(?:[.,][0-9]+)?)(?![0-9])"
 )
 ORDINAL = r"(?:er|re|st|nd|rd|th|o|a|°|\.)?"
-# What joins the two ends of a range: "9–18 h", "de 9 à 18 h", "zwischen 9 und 18 Uhr", "9至18点".
-CONNECTOR = (
-    r"(?:-|–|—|~|〜|～|/|a|au|to|until|till|through|bis|tot|al|e|et|and|y|und|en|ou|or|o|oder|至|到|から|と)"
-)
 AMPM = r"(?:a\.? ?m\.?|p\.? ?m\.?)(?![a-z])"
-MINUTE_WORDS = ("min", "mins", "minute", "minutes", "minuti", "minuto", "minutos", "minuten", "minuut",
-                "分钟", "分鐘", "分間", "分")  # fmt: skip
-HOUR_WORDS = ("hour", "hours", "hr", "hrs", "heure", "heures", "stunde", "stunden", "std", "hora", "horas",
-              "ore", "ora", "uur", "時間", "小时", "小時", "个小时", "個小時")  # fmt: skip
-FREE_WORDS = r"gratuit[a-z]*|gratis|kostenlos|kostenfrei|(?<!feel )free(?! to\b)|無料|免费|免費"
-CJK_MERIDIEM = {"午前": "a", "上午": "a", "早上": "a", "午後": "p", "下午": "p", "晚上": "p", "中午": "p"}
 
 
 @dataclass(frozen=True)
@@ -55,8 +50,36 @@ class Unit:
     name: str = ""
 
 
-def _units(kind: str, factor: int, name: str, words: Iterable[str]) -> dict[str, Unit]:
-    return dict.fromkeys(words, Unit(kind, factor, name))
+@functools.lru_cache(maxsize=1)
+def word_units() -> dict[str, Unit]:
+    """Our unit words ("€", "heures", "km") -> their unit, as the store lists them (a word listed
+    twice means the later unit); prices are named by ISO 4217 code."""
+    found: dict[str, Unit] = {}
+    for unit in read_store(WORDS_FILE)["units"].values():
+        found.update(dict.fromkeys(unit["words"], Unit(unit["kind"], unit["factor"], unit.get("name", ""))))
+    return found
+
+
+def unit_words(label: str) -> tuple[str, ...]:
+    """The words of one of the store's units ("minute", "hour")."""
+    return tuple(read_store(WORDS_FILE)["units"][label]["words"])
+
+
+@functools.lru_cache(maxsize=1)
+def cjk_meridiem() -> dict[str, str]:
+    """Japanese and Chinese words before a clock time -> "a" (morning) or "p" (afternoon, evening)."""
+    return dict(read_store(WORDS_FILE)["cjk_meridiem"])
+
+
+def connector() -> str:
+    """What joins the two ends of a range ("9–18 h", "de 9 à 18 h", "9至18点"): the store's
+    alternatives, tried in its order."""
+    return "(?:" + "|".join(read_store(WORDS_FILE)["range_connectors"]) + ")"
+
+
+def free_words() -> str:
+    """How a price of nothing is written ("gratuit", "kostenlos", "無料"): the store's patterns."""
+    return "|".join(read_store(WORDS_FILE)["free"])
 
 
 # Currencies a visitor may pay or quote in; their symbols in the nine languages come from Babel.
@@ -89,43 +112,10 @@ def percent_words() -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-WORD_UNITS: dict[str, Unit] = {  # folded unit words; prices are named by ISO 4217 code
-    **_units("price", 1, "EUR", ("€", "eur", "euro", "euros", "ユーロ", "欧元", "歐元")),
-    **_units("price", 1, "USD", ("$", "usd", "dollar", "dollars", "ドル", "美元")),
-    **_units("price", 1, "GBP", ("£", "gbp")),
-    **_units("price", 1, "CHF", ("chf",)),
-    **_units("price", 1, "JPY", ("円",)),
-    **_units("price", 1, "CNY", ("元",)),
-    **_units("duration", 1, "", MINUTE_WORDS),
-    **_units("duration", 60, "", HOUR_WORDS),
-    **_units("duration", 1440, "", ("jour", "jours", "day", "days", "dia", "dias", "tag", "tage", "tagen",
-                                   "giorno", "giorni", "dag", "dagen", "日間", "天")),
-    **_units("duration", 10080, "", ("semaine", "semaines", "week", "weeks", "semana", "semanas", "woche",
-                                    "wochen", "settimana", "settimane", "weken", "週間", "星期", "个星期",
-                                    "周")),
-    **_units("distance", 1, "m", ("m", "metre", "metres", "meter", "meters", "metro", "metros", "metri",
-                                 "メートル", "米")),
-    **_units("distance", 1000, "m", ("km", "kilometre", "kilometres", "kilometer", "kilometers", "kilometro",
-                                    "kilometros", "quilometro", "quilometros", "chilometro", "chilometri",
-                                    "キロメートル", "キロ", "公里", "千米")),
-    **_units("distance", 1, "mi", ("mi", "mile", "miles")),
-    **_units("area", 1, "m2", ("m2", "qm", "quadratmeter", "metre carre", "metres carres", "square metres",
-                              "square meters", "metros cuadrados", "metros quadrados", "metri quadrati",
-                              "vierkante meter", "平方メートル", "平方米")),
-    **_units("area", 10_000, "m2", ("ha", "hectare", "hectares", "hektar", "ettaro", "ettari", "hectarea",
-                                   "hectareas", "ヘクタール", "公顷", "公頃")),
-    **_units("area", 1_000_000, "m2", ("km2", "square kilometres", "square kilometers", "平方公里",
-                                      "平方キロメートル")),
-    **_units("area", 4047, "m2", ("acre", "acres")),
-    **_units("age", 1, "", ("an", "ans", "year", "years", "jahr", "jahre", "jahren", "ano", "anos", "anno",
-                           "anni", "jaar", "jaren", "歳", "才", "岁", "周岁", "週歲")),
-}  # fmt: skip
-
-
 @functools.lru_cache(maxsize=1)
 def units() -> dict[str, Unit]:
-    """Every unit word: ours above, then the currency symbols and percent words read from Babel."""
-    found = dict(WORD_UNITS)
+    """Every unit word: ours from the store, then the currency symbols and percent words from Babel."""
+    found = dict(word_units())
     for symbol, code in currency_symbols().items():
         found.setdefault(symbol, Unit("price", 1, code))
     for word in percent_words():
@@ -202,6 +192,7 @@ def _cjk_clock(name: str) -> str:
 def forms() -> tuple[Form, ...]:
     """Every written form, in the order they are tried at one position."""
     n, months, currencies = NUMBER, alternation(month_numbers()), alternation(currency_symbols())
+    hour_words, minute_words = alternation((*unit_words("hour"), "h")), alternation(unit_words("minute"))
 
     def year(form: str) -> str:
         return rf"(?P<{form}_y>[0-9]{{4}})(?![0-9])"
@@ -216,7 +207,7 @@ def forms() -> tuple[Form, ...]:
         Form("phoneplus", r"\+33 ?(?:\(0\) ?)?[1-9](?:[ .-]?[0-9]{2}){4}(?![0-9])", False),
         Form("phoneintl", r"\+[1-9][0-9]{0,2}(?:[ .-]?[0-9]{1,4}){2,6}(?![0-9])", False),
         Form("pricepre", rf"(?P<pricepre_unit>{currencies}) ?(?P<pricepre_n>{n})", False),
-        Form("free", rf"(?<!-)(?:{FREE_WORDS})(?![a-z])", False, False),
+        Form("free", rf"(?<!-)(?:{free_words()})(?![a-z])", False, False),
         Form("dateiso", rf"{year('dateiso')}-(?P<dateiso_m>[0-9]{{2}})-(?P<dateiso_d>[0-9]{{2}})(?![0-9])"),
         Form("datenum", rf"(?P<datenum_d>[0-9]{{1,2}})/(?P<datenum_m>[0-9]{{1,2}})/{year('datenum')}"),
         Form(
@@ -238,8 +229,8 @@ def forms() -> tuple[Form, ...]:
         ),
         Form(
             "durhm",
-            rf"(?P<durhm_h>{n}) ?(?:{alternation((*HOUR_WORDS, 'h'))})(?![a-z]) ?(?:(?:and|et|y|e|und|en) )?"
-            rf"(?P<durhm_m>[0-9]{{1,2}}) ?(?:{alternation(MINUTE_WORDS)})(?![a-z])",
+            rf"(?P<durhm_h>{n}) ?(?:{hour_words})(?![a-z]) ?(?:(?:and|et|y|e|und|en) )?"
+            rf"(?P<durhm_m>[0-9]{{1,2}}) ?(?:{minute_words})(?![a-z])",
         ),
         Form(
             "clock",
@@ -260,7 +251,7 @@ def forms() -> tuple[Form, ...]:
         Form("clockcjk", _cjk_clock("clockcjk")),
         Form(
             "clockcjkap",
-            rf"(?P<clockcjkap_ap>{alternation(CJK_MERIDIEM)}) ?{_cjk_clock('clockcjkap')}",
+            rf"(?P<clockcjkap_ap>{alternation(cjk_meridiem())}) ?{_cjk_clock('clockcjkap')}",
             False,
         ),
         Form(
@@ -271,7 +262,7 @@ def forms() -> tuple[Form, ...]:
         Form("year", r"(?P<year_y>1[0-9]{3}|20[0-9]{2})(?![0-9]|[.,][0-9])(?: ?年)?"),
         Form(  # a number before a word (not "9 to"), or before a CJK counter ("357枚", not "9至")
             "count",
-            rf"(?P<count_n>{n})(?: (?!{CONNECTOR}(?![a-z]))[^\W\d_]{{3,}}"
+            rf"(?P<count_n>{n})(?: (?!{connector()}(?![a-z]))[^\W\d_]{{3,}}"
             r"|(?![至到])[\u30a0-\u30ff\u3400-\u9fff])",
         ),
     )
@@ -313,4 +304,4 @@ def lone_number() -> re.Pattern[str]:
 @functools.lru_cache(maxsize=1)
 def range_connector() -> re.Pattern[str]:
     """What stands between the two ends of a range."""
-    return re.compile(rf" ?{CONNECTOR} ?")
+    return re.compile(rf" ?{connector()} ?")

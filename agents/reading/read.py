@@ -35,7 +35,7 @@ from rag.lexicon.concepts import (
 from rag.lexicon.folding import fold
 from rag.lexicon.scripts import UNSPACED_CHARACTER
 from rag.lexicon.terms import TermMatcher
-from rag.lexicon.transport import MODE_WORDS
+from rag.lexicon.transport import mode_words
 
 PLACE_BONUS = 0.02  # a part naming where a journey could start leans that much towards travel
 # A part that names none of a tool's own slots (for travel: a mode, "from <place>", "from there";
@@ -263,7 +263,7 @@ def _without_slots(message: str, language: str, said: Said) -> str:
     spans = TermMatcher([said.day] if said.day else []).find(message)
     spans += slots.lexicon_cues("deictic_origins", language).find(message)
     spans += TermMatcher(
-        w for words in MODE_WORDS.values() for w in words if UNSPACED_CHARACTER.search(w)
+        w for words in mode_words().values() for w in words if UNSPACED_CHARACTER.search(w)
     ).find(message)
     names = [m.spelling for m in slots.places_in(message)]
     spans += TermMatcher(names).find(message)

@@ -29,7 +29,7 @@ from agents.tools.results import ToolResult
 from agents.tools.travel_phrases import kilometres, minutes, phrase, sentence
 from rag.lexicon.languages import UNSPACED_LANGUAGES, supported_language
 from rag.lexicon.terms import holds_term
-from rag.lexicon.transport import MODE_WORDS, TravelMode
+from rag.lexicon.transport import TravelMode, mode_words
 
 DESCRIPTION = (
     "How to get to the Palace of Versailles from where the visitor is, with durations: public transport "
@@ -103,7 +103,7 @@ def parse_mode(text: str | None) -> TravelMode | None:
     if not query:
         return None
     best: tuple[int, TravelMode | None] = (0, None)
-    for mode, words in MODE_WORDS.items():
+    for mode, words in mode_words().items():
         for word in map(normalise, words):
             if holds_term(query, word) and len(word) > best[0]:
                 best = (len(word), mode)

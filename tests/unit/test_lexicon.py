@@ -10,7 +10,7 @@ from rag.lexicon.dates import month_names, weekday_names
 from rag.lexicon.folding import fold, fold_accents, fold_latin_accents, folded_positions
 from rag.lexicon.languages import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, supported_language
 from rag.lexicon.scripts import CJK_CHARACTER, UNSPACED_CHARACTER
-from rag.lexicon.transport import NAMED_KINDS
+from rag.lexicon.transport import named_kinds
 
 
 def test_fold_straightens_apostrophes_as_well_as_accents() -> None:
@@ -79,7 +79,7 @@ def test_weekday_names_start_on_monday(language: str, monday: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("kind", "mode"), [(kind, mode) for mode, kinds in NAMED_KINDS.items() for kind in kinds]
+    ("kind", "mode"), [(kind, mode) for mode, kinds in named_kinds().items() for kind in kinds]
 )
 def test_the_travel_tool_reads_each_named_kind_as_its_mode(kind: str, mode: str) -> None:
     assert parse_mode(kind) == mode  # the offline router passes the kind's name as ``mode``
@@ -87,7 +87,7 @@ def test_the_travel_tool_reads_each_named_kind_as_its_mode(kind: str, mode: str)
 
 @pytest.mark.parametrize(
     ("word", "mode"),
-    [(word, mode) for mode, kinds in NAMED_KINDS.items() for words in kinds.values() for word in words],
+    [(word, mode) for mode, kinds in named_kinds().items() for words in kinds.values() for word in words],
 )
 def test_no_word_of_a_named_kind_means_another_mode_to_the_travel_tool(word: str, mode: str) -> None:
     assert parse_mode(word) in (mode, None)
