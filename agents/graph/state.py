@@ -7,11 +7,12 @@ adds; ``turn_start`` overwrites them when a new question arrives.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage, ToolMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
+from typing_extensions import TypedDict  # pydantic reads it on Python 3.11 (the served schemas)
 
 from agents.answer.model import Answer, CheckedValue, Citation
 from agents.graph.evidence import add_passages
