@@ -10,7 +10,7 @@ import uuid
 
 import streamlit as st
 
-from agents.reading.language import reply_language
+from agents.language import reply_language
 from app_ui.feedback import render_feedback
 from app_ui.freshness import official_label, render_checked_on
 from app_ui.labels import Labels, ui_language

@@ -13,7 +13,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agents.conversations.checkpoints import state_serializer
 from agents.graph.schemas import GapAnalysis
-from agents.reading.request import KnowledgeBaseSlots, TurnRequest
+from agents.offline.reading.request import KnowledgeBaseSlots, TurnRequest
 from tests.integration.test_agent_graph import build, calls_to
 
 CONFIG = {"configurable": {"thread_id": "visitor"}, "recursion_limit": 25}

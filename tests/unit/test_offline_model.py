@@ -17,7 +17,7 @@ from agents.graph.gathered import Gathered, gathered_message, read_gathered
 from agents.graph.schemas import Critique, GapAnalysis
 from agents.offline import OfflineChatModel
 from agents.offline.reader import EMBEDDED_MAX, read_parts
-from agents.reading.question_parts import question_parts, topic_words
+from agents.offline.reading.question_parts import question_parts, topic_words
 from rag.embeddings import PassageVectorCache
 from rag.passage import Passage
 
