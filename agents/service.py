@@ -16,6 +16,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
+from agents.answer.language import reply_language
 from agents.answer.model import Answer
 from agents.config import AgentSettings
 from agents.conversations.checkpoints import (
@@ -29,7 +30,6 @@ from agents.conversations.turn_locks import TurnBusy, TurnLocks
 from agents.events import AgentEvent, ErrorOccurred, FinalAnswer, StoredConversation
 from agents.graph.trace import tools_called
 from agents.insights.store import MAX_COMMENT_CHARS, Feedback, QuestionLog
-from agents.reading.language import reply_language
 from agents.runtime.admission import MAX_QUESTION_CHARS, conversation_refusal, question_refusal
 from agents.runtime.assembly import build_parts
 from agents.runtime.restore import attach_logged_turns, stored_turns

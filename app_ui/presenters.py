@@ -34,7 +34,7 @@ from app_ui.visitor_view import VisitorAnswer, VisitorPassage, VisitorSource, cl
 from rag.crawl.scope import is_web
 
 NODE_LABELS = {
-    "prepare": "Reading the question",
+    "prepare": "Choosing the reply language",
     "agent": "Choosing tools",
     "tools": "Running tools",
     "collect": "Collecting evidence",

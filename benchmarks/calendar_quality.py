@@ -1,7 +1,8 @@
 """How date questions are answered by the visit calendar: routing, the day, the values, the source.
 
 Usage: python -m benchmarks.calendar_quality [--show-misses]
-Reads every question of data/eval/date_questions.jsonl with ``agents.reading`` (multilingual-e5-small),
+Reads every question of data/eval/date_questions.jsonl with the offline model's reader
+(``agents.offline.reading``, multilingual-e5-small),
 routes it as the offline model does, runs ``get_visit_calendar`` with the question's "today", and
 checks the day, open or closed (and why), the hours, last admission and free entry against the
 expected values, and that the summary cites a source. Prints both fixed halves (tune / check) and the
@@ -19,9 +20,9 @@ import statistics
 import time
 from typing import Any
 
+from agents.offline.reading.intent import default_embedder, intent_index
+from agents.offline.reading.read import read_turn
 from agents.offline.router import calls_for
-from agents.reading.intent import default_embedder, intent_index
-from agents.reading.read import read_turn
 from agents.tools.visit_calendar import CalendarResult, CalendarService
 from benchmarks._common import EVAL_SETS, save_result, split_halves
 from rag.evaluate import read_jsonl

@@ -13,8 +13,8 @@ import datetime as dt
 import statistics
 import time
 
-from agents.reading.asked import places_asked
-from agents.reading.slots import date_phrase_in
+from agents.offline.reading.asked import places_asked
+from agents.tools.day_phrases import date_phrase_in
 from agents.tools.visit_calendar import CalendarService
 from benchmarks._common import EVAL_SETS, save_result
 from rag.evaluate import read_jsonl

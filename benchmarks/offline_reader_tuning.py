@@ -35,11 +35,11 @@ from typing import Any
 
 import numpy as np
 
+from agents.answer.language import reply_language
 from agents.evaluation.evaluate import headline_lines, headline_right
 from agents.graph.gathered import Gathered
 from agents.offline import answerability, reader, reply
 from agents.offline.answerability import WEIGHTS, signals
-from agents.reading.language import reply_language
 from agents.service import AgentService
 from benchmarks._common import BENCH_INDEX, EVAL_SETS, QUESTIONS, half_of, offline_service, save_result
 from rag.embeddings import PassageVectorCache

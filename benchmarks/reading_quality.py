@@ -2,7 +2,7 @@
 
 Usage: python -m benchmarks.reading_quality [--sets DIR] [--show-misses]
 Reads every turn of data/eval/conversations.jsonl (each conversation in order) and every question of
-data/eval/tool_paraphrases.jsonl with ``agents.reading`` and the multilingual-e5-small embedder,
+data/eval/tool_paraphrases.jsonl with ``agents.offline.reading`` and the multilingual-e5-small embedder,
 as well as every first question of the shared development set and data/eval/scope.jsonl (a fact,
 multi-part or out-of-scope question must call no tool, a weather or travel question its tool),
 routes it as the offline model does (``agents.offline.router.calls_for``), and scores the tools
@@ -19,10 +19,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from agents.offline.reading.intent import IntentIndex, default_embedder, intent_index
+from agents.offline.reading.read import read_turn
+from agents.offline.reading.request import TurnRequest
 from agents.offline.router import calls_for, small_talk
-from agents.reading.intent import IntentIndex, default_embedder, intent_index
-from agents.reading.read import read_turn
-from agents.reading.request import TurnRequest
 from benchmarks._common import QUESTIONS, ROOT, half_of
 from benchmarks._turns import slot_matches
 from rag.evaluate import read_jsonl

@@ -9,6 +9,9 @@ from pydantic import BaseModel, Field
 from rag.passage import Passage
 
 AnswerKind = Literal["answered", "partial", "not_found"]
+# The key of a reply's ``response_metadata`` under which a model may say which kind of answer it wrote
+# (the offline model does); the answer node reads it there.
+ANSWER_KIND_KEY = "answer_kind"
 
 
 class Citation(BaseModel):

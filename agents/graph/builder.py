@@ -16,7 +16,7 @@ from agents.graph.nodes.assess import make_gap_analysis, make_self_critique
 from agents.graph.nodes.collect import collect
 from agents.graph.nodes.failed_turn import close_failed_turn
 from agents.graph.nodes.follow_up import make_follow_up
-from agents.graph.nodes.prepare import make_prepare
+from agents.graph.nodes.prepare import prepare
 from agents.graph.nodes.suggest import suggest
 from agents.graph.nodes.synthesize import direct_reply, make_synthesize
 from agents.graph.state import AgentState, TurnInput, TurnOutput
@@ -43,7 +43,7 @@ def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = No
     graph = StateGraph(AgentState, input_schema=TurnInput, output_schema=TurnOutput)
     on_failure: Any = close_failed_turn  # LangGraph's types do not know a handler's error argument
     graph.set_node_defaults(error_handler=on_failure)
-    graph.add_node("prepare", make_prepare(deps))
+    graph.add_node("prepare", prepare)
     graph.add_node("agent", make_agent(deps))
     graph.add_node("tools", ToolNode(deps.tools, handle_tool_errors=tool_error_message))
     graph.add_node("collect", collect)

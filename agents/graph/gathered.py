@@ -1,10 +1,11 @@
 """What a node hands its model besides the prompt: the question and what the turn has gathered.
 
-Every model gets the same user message: its text is the context rendered once (tagged question and
-language, the queries run, the numbered evidence, the tools' results, the aspects still missing),
-and its ``artifact`` is that context typed, as a tool message's artifact is its result typed. The
-provider clients send a user message's content only (tested); a model that reads data (the offline
-one) reads the artifact, which says nothing the text does not.
+Every model gets the same user message: its text is the context rendered once (the visitor's earlier
+questions, their latest message and the reply language, tagged; the queries run, the numbered
+evidence, the tools' results, the aspects still missing), and its ``artifact`` is that context
+typed, as a tool message's artifact is its result typed. The provider clients send a user message's
+content only (tested); a model that reads data (the offline one) reads the artifact, which says
+nothing the text does not.
 """
 
 from __future__ import annotations
@@ -17,16 +18,17 @@ from pydantic import BaseModel, Field
 
 from agents.graph.evidence import cited_by_number, rendered
 from agents.graph.schemas import tagged
-from agents.graph.state import AgentState
+from agents.graph.state import AgentState, visitor_messages
 from agents.tools.results import ToolOutcome
 from rag.passage import Passage
 
 
 class Gathered(BaseModel):
-    """The question of the turn and what the graph has gathered for it."""
+    """The visitor's question, as they wrote it, and what the graph has gathered for it."""
 
-    question: str = ""
-    language: str = ""
+    question: str = ""  # the visitor's latest message
+    earlier: list[str] = Field(default_factory=list)  # their earlier messages, oldest first
+    language: str = ""  # the reply language
     queries: list[str] = Field(default_factory=list)  # the knowledge-base queries run this turn
     evidence: list[Passage] = Field(default_factory=list)  # numbered passages (AgentState)
     tool_results: list[ToolOutcome] = Field(default_factory=list)
@@ -35,8 +37,10 @@ class Gathered(BaseModel):
     @classmethod
     def of(cls, state: AgentState, missing: bool = False) -> Gathered:
         """What ``state`` has gathered; with the gap analysis' ``missing`` aspects when asked."""
+        said = visitor_messages(state.get("messages", []))
         return cls(
-            question=state.get("question", ""),
+            question=said[-1] if said else "",
+            earlier=said[:-1],
             language=state.get("language", ""),
             queries=state.get("queries", []),
             evidence=state.get("evidence", []),
@@ -51,6 +55,7 @@ class Gathered(BaseModel):
             json.dumps(cited_by_number(r.for_model(), numbers), ensure_ascii=False) for r in self.tool_results
         ]
         parts = (
+            tagged("earlier_questions", "\n".join(self.earlier)) if self.earlier else "",
             tagged("question", self.question),
             tagged("language", self.language),
             tagged("queries_run", "; ".join(self.queries)) if self.queries else "",

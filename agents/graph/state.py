@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal
 
-from langchain_core.messages import AnyMessage, ToolMessage
+from langchain_core.messages import AnyMessage, HumanMessage, ToolMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 from typing_extensions import TypedDict  # pydantic reads it on Python 3.11 (the served schemas)
@@ -29,7 +29,6 @@ from agents.graph.trace import (
     ToolSummary,
     TraceStep,
 )
-from agents.reading.request import KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
 from agents.tools.knowledge_base import KnowledgeBaseResult
 from agents.tools.results import ToolOutcome
 from rag.passage import Passage
@@ -46,7 +45,6 @@ class AgentState(TypedDict, total=False):
     """Everything a turn reads and writes."""
 
     messages: Annotated[list[AnyMessage], add_messages]
-    question: str  # the visitor's question, made standalone when it is a short follow-up
     language: str  # reply language (ISO 639-1)
     queries: Annotated[list[str], operator.add]  # every knowledge-base query run this turn
     evidence: Annotated[list[Passage], add_passages]  # numbered from 1 as passages join; stable
@@ -106,6 +104,11 @@ def turn_start(step: PrepareStep, started_at: float) -> dict[str, Any]:
     }
 
 
+def visitor_messages(messages: list[AnyMessage]) -> list[str]:
+    """The visitor's messages of the conversation, oldest first: what every model reads the turn from."""
+    return [message.text for message in messages if isinstance(message, HumanMessage)]
+
+
 def spent_artifacts(messages: list[AnyMessage]) -> list[AnyMessage]:
     """Earlier turns' tool messages without their artifact, to replace them (same ids): the typed
     passages are read in their own turn only, and the model still sees the content. Every
@@ -117,10 +120,14 @@ def spent_artifacts(messages: list[AnyMessage]) -> list[AnyMessage]:
     ]
 
 
+# A thread stored while the state held the offline model's reading of the turn (a request and its
+# slots, by their former module): read back as plain data, it is left out of the next checkpoint.
+EARLIER_TYPES = [
+    ("agents.reading.request", name)
+    for name in ("TurnRequest", "WeatherSlots", "TravelSlots", "KnowledgeBaseSlots")
+]
 # The types a checkpoint may hold besides LangChain's own: the serializer is told to read them back.
-# A thread stored before the turn's request left the state holds one (and its slots): read back, it
-# is left out of the next checkpoint.
-STATE_TYPES = [
+STATE_TYPES = EARLIER_TYPES + [
     (cls.__module__, cls.__name__)
     for cls in (
         Passage,
@@ -131,10 +138,6 @@ STATE_TYPES = [
         ToolOutcome,
         KnowledgeBaseResult,
         PrepareStep,
-        TurnRequest,
-        WeatherSlots,
-        TravelSlots,
-        KnowledgeBaseSlots,
         AgentStep,
         ToolCallRecord,
         CollectStep,

@@ -23,8 +23,7 @@ class Step(BaseModel):
 
 class PrepareStep(Step):
     node: Literal["prepare"] = "prepare"
-    language: str = ""
-    question: str = ""
+    language: str = ""  # the reply language
 
 
 class ToolCallRecord(BaseModel):

@@ -18,8 +18,8 @@ import numpy as np
 
 from agents.insights.grouping import GROUP_THRESHOLD, centred, reference_questions
 from agents.official.store import OfficialAnswer, OfficialAnswers, paris_today
-from agents.reading.slots import date_phrase_in
 from agents.tools.dates import parse_visit_date
+from agents.tools.day_phrases import date_phrase_in
 from rag.language import detect_language
 from rag.lexicon.concepts import concept_name, found_in, roles
 from rag.passage import OFFICIAL_COLLECTION, Passage

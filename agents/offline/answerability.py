@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 
 from agents.answer import sentences
 from agents.offline import reader
-from agents.reading.question_parts import topic_words
+from agents.offline.reading.question_parts import topic_words
 from rag.lexicon.concepts import topics, unambiguous_in
 
 WEIGHTS = {"closeness": 3.222, "topics": 2.279, "words": 0.743, "score": 1.563}

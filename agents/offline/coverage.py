@@ -24,10 +24,11 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from agents.reading.asked import WHEN, aspect_spans, aspects_asked, place_spans, ticket_cues
-from agents.reading.question_parts import question_parts
-from agents.reading.slots import day_modifiers, day_spans, places_in
-from agents.reading.visitor import visitor_spans
+from agents.offline.reading.asked import WHEN, aspect_spans, aspects_asked, place_spans, ticket_cues
+from agents.offline.reading.question_parts import question_parts
+from agents.offline.reading.slots import day_modifiers, places_in
+from agents.offline.reading.visitor import visitor_spans
+from agents.tools.day_phrases import day_spans
 from agents.tools.travel import parse_mode
 from rag.bm25 import tokenizer_for
 from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind

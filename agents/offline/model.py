@@ -1,11 +1,12 @@
 """OfflineChatModel: the built-in chat model used when no provider key is configured.
 
 Like any chat model it reads only the messages it is given and knows its role by the tools bound:
-the visit's tools ask for tool calls (``router``, from its own reading of the visitor's messages),
-the GapAnalysis or Critique schema for a structured verdict, and no tool for an extractive, cited
-answer (``reply``, from ``reader``). The evidence and the tools' results come typed, as the artifact
-of the user message whose text renders them (``agents.graph.gathered``), never from the prompt's text. It
-writes no fact of its own: values and quotes come from the evidence, quotes in their language.
+the visit's tools ask for tool calls (``router``), the GapAnalysis or Critique schema for a
+structured verdict, and no tool for an extractive, cited answer (``reply``, from ``reader``). In
+every role it reads the visitor's messages itself (``reading``: a follow-up completed from the
+turns before it). The evidence and the tools' results come typed, as the artifact of the user
+message whose text renders them (``agents.graph.gathered``), never from the prompt's text. It writes
+no fact of its own: values and quotes come from the evidence, quotes in their language.
 """
 
 from __future__ import annotations
@@ -23,18 +24,19 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
+from agents.answer.model import ANSWER_KIND_KEY
 from agents.graph.gathered import Gathered, read_gathered
 from agents.graph.schemas import Critique, GapAnalysis
 from agents.offline import reply, router
+from agents.offline.reading.intent import default_embedder, intent_index
+from agents.offline.reading.read import read_conversation
+from agents.offline.reading.request import TurnRequest
 from agents.offline.word_translation import keep_evidence_words
-from agents.reading.intent import default_embedder, intent_index
-from agents.reading.read import read_conversation
-from agents.reading.request import TurnRequest
 from rag.embeddings import PassageVectorCache
 from rag.sentence_store import SentenceVectorStore
 
 MODEL_NAME = "offline-extractive"
-ANSWER_KIND, RELATED = "answer_kind", "related"  # response_metadata keys: the answer's kind, related passages
+RELATED = "related"  # response_metadata key: the passages a declined answer quotes
 STRUCTURED = {GapAnalysis.__name__: reply.gap_analysis, Critique.__name__: reply.critique}
 
 
@@ -67,8 +69,9 @@ class OfflineChatModel(BaseChatModel):
             last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
             if any(isinstance(m, ToolMessage) for m in messages[last_human + 1 :]):
                 return AIMessage(content="")  # the tools have answered: on to the evidence checks
-            return router.route(self._read(messages), tools)
-        gathered = _gathered(messages)
+            said = [m.text for m in messages if isinstance(m, HumanMessage)]
+            return router.route(self._read(said), tools)
+        gathered = self._gathered(messages)
         if self.embedder is not None and self._vectors is None:
             self._vectors = PassageVectorCache(
                 self.embedder.embed_documents, store=self.sentence_store, name=self.embedder.name
@@ -84,15 +87,22 @@ class OfflineChatModel(BaseChatModel):
             return AIMessage(content="", tool_calls=[router.tool_call(name, STRUCTURED[name](reading), 0)])
         kind, related = reply.answer_kind(reading), [c.number for c in reply.related(reading)]
         return AIMessage(
-            content=reply.synthesis(reading), response_metadata={ANSWER_KIND: kind, RELATED: related}
+            content=reply.synthesis(reading), response_metadata={ANSWER_KIND_KEY: kind, RELATED: related}
         )
 
-    def _read(self, messages: Sequence[BaseMessage]) -> TurnRequest:
-        """The turn the visitor's messages ask, each read after the one before it, by meaning with
-        the knowledge base's embedder (its default one when the model was given none)."""
+    def _read(self, said: Sequence[str]) -> TurnRequest:
+        """The turn the visitor's messages ``said`` ask, each read after the one before it, by meaning
+        with the knowledge base's embedder (its default one when the model was given none)."""
         embedder = self.embedder if self.embedder is not None else default_embedder()
-        humans = [m.text for m in messages if isinstance(m, HumanMessage)]
-        return read_conversation(humans, intent_index(embedder.embed_queries))
+        return read_conversation(said, intent_index(embedder.embed_queries))
+
+    def _gathered(self, messages: Sequence[BaseMessage]) -> Gathered:
+        """What was gathered for the turn, as the answer reads it: the question made standalone (a
+        follow-up completed from the visitor's earlier messages, the knowledge base's parts only)."""
+        said: list[str] = [m.text for m in messages if isinstance(m, HumanMessage)] or [""]
+        gathered = read_gathered(messages) or Gathered(question=said[-1], earlier=said[:-1])
+        request = self._read([*gathered.earlier, gathered.question])
+        return gathered.model_copy(update={"question": request.question})
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
@@ -106,7 +116,7 @@ class OfflineChatModel(BaseChatModel):
         """A reply word by word, as a provider streams it (tool calls come whole, in one chunk); an
         answer's opening (``reply.opening``: the stated lines) goes out before the evidence is read."""
         tools = _tool_names(kwargs.get("tools"))
-        head = "" if tools else reply.opening(_gathered(messages))
+        head = "" if tools else reply.opening(self._gathered(messages))
         yield from self._words(head, run_manager, {}, more=True)
         message = self.respond(messages, tools)
         if message.tool_calls:
@@ -138,12 +148,6 @@ class OfflineChatModel(BaseChatModel):
             yield ChatGenerationChunk(message=AIMessageChunk(content=token, response_metadata=chunk_metadata))
             if self.word_seconds and not (last and not more):
                 time.sleep(self.word_seconds)
-
-
-def _gathered(messages: Sequence[BaseMessage]) -> Gathered:
-    """What was gathered for the turn, as the answer reads it."""
-    question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage)), "")
-    return read_gathered(messages) or Gathered(question=question)
 
 
 def _tool_names(tools: Any) -> set[str]:

@@ -1,7 +1,7 @@
 """How the offline model reads a question and its evidence: the file to read to follow it.
 
 1. **Parts.** The question is cut into parts, each with the kinds of value it asks for
-   (``agents.reading.question_parts``).
+   (``agents.offline.reading.question_parts``).
 2. **Candidates.** Every passage becomes labelled sentences (``agents.answer.sentences``: Markdown
    read, tables as "column: value", no header rows, navigation or repeats).
 3. **Scores.** For each part and sentence: the multilingual embedder's query-sentence cosine, the
@@ -29,8 +29,8 @@ from functools import lru_cache
 import numpy as np
 
 from agents.answer.sentences import Candidate, Need, met, needs_of
+from agents.offline.reading.question_parts import concepts_and_words, part_kinds
 from agents.offline.word_translation import translations
-from agents.reading.question_parts import concepts_and_words, part_kinds
 from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
 from agents.visit_calendar.rules import load_calendar
 from rag.answer_types import AnswerType, type_match

@@ -9,15 +9,15 @@ from babel import Locale
 from babel.lists import format_list
 
 from agents.answer import sentences
+from agents.answer.language import read_language, reply_language
 from agents.answer.model import AnswerKind
 from agents.graph.gathered import Gathered
 from agents.offline import reader
 from agents.offline.answerability import answerability
 from agents.offline.coverage import StatedFacts, covered
-from agents.reading import slots
-from agents.reading.asked import answered_by_calendar, calendar_settled
-from agents.reading.language import read_language, reply_language
-from agents.reading.question_parts import concepts_and_words, question_parts
+from agents.offline.reading import slots
+from agents.offline.reading.asked import answered_by_calendar, calendar_settled
+from agents.offline.reading.question_parts import concepts_and_words, question_parts
 from agents.tools.gazetteer import Gazetteer, Place
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache

@@ -1,4 +1,4 @@
-"""The offline model's tool calls, from the turn's request (``agents.reading``).
+"""The offline model's tool calls, from the turn's request (``agents.offline.reading``).
 
 The weather topic calls ``get_weather`` for its day, the travel topic ``get_travel_info`` from its
 origin with its mode, and the knowledge-base topic ``search_knowledge_base`` with the standalone
@@ -18,8 +18,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from agents.reading import slots
-from agents.reading.asked import (
+from agents.offline.reading import slots
+from agents.offline.reading.asked import (
     aspects_asked,
     months_asked,
     names_offer,
@@ -29,9 +29,10 @@ from agents.reading.asked import (
     places_asked,
     tickets_named,
 )
-from agents.reading.question_parts import part_kinds, question_parts
-from agents.reading.request import TurnRequest
-from agents.reading.visitor import visitor_asked, visitor_spans
+from agents.offline.reading.question_parts import part_kinds, question_parts
+from agents.offline.reading.request import TurnRequest
+from agents.offline.reading.visitor import visitor_asked, visitor_spans
+from agents.tools.day_phrases import date_phrase_in
 from rag.lexicon.calendar_names import months_covered
 from rag.lexicon.concepts import concept_name, found_in, is_estate_place, roles
 from rag.lexicon.folding import blanked
@@ -137,7 +138,7 @@ def meant_aspects(request: TurnRequest, day: str | None) -> list[str]:
 def asked_day(question: str, language: str) -> str | None:
     """The day the question names, or None: a weekday said with another month ("a Sunday in July"),
     or one of a rule of days ("the first Sunday of the month", a glossary concept), is no day."""
-    day = slots.date_phrase_in(question)
+    day = date_phrase_in(question)
     if day is None or months_covered(question.replace(day, " ")) - months_covered(day):
         return None
     return (

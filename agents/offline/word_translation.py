@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from agents.answer.sentences import Candidate
-from agents.reading.question_parts import content_words
+from agents.offline.reading.question_parts import content_words
 from rag.embeddings import PassageVectorCache
 from rag.sentence_store import SentenceVectorStore, kind_of
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
@@ -11,12 +12,13 @@ from agents.config import AgentSettings
 from agents.graph.deps import AgentDeps
 from agents.models.llm import build_chat_model
 from agents.official.search import OfficialFirstSearcher
-from agents.offline import OfflineChatModel
+from agents.offline import OfflineChatModel, first_examples
 from agents.tools.catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.visit_calendar.check import indexed_texts
 from rag.config import RagSettings
 from rag.embeddings import same_query_threshold
+from rag.lexicon.languages import SUPPORTED_LANGUAGES
 from rag.retriever import HybridRetriever
 from rag.sentence_store import SentenceVectorStore
 
@@ -89,3 +91,9 @@ def offline_stand_in(parts: AgentParts) -> BaseChatModel:
     if isinstance(parts.llm, OfflineChatModel):
         return parts.llm
     return OfflineChatModel(embedder=parts.retriever.embedder, kb_language=parts.deps.kb_language)
+
+
+def warm_up_questions(languages: Sequence[str] = SUPPORTED_LANGUAGES) -> list[str]:
+    """One short visitor question per language, for :mod:`agents.runtime.warmup`: the offline
+    model's first example of a knowledge-base question in each."""
+    return first_examples("knowledge_base", languages)

@@ -4,7 +4,7 @@ A first question used to pay for the embedding engine, the intent examples' vect
 the language identifier, the spelled-number table, the retriever's indexes, and the first question in
 each language for that language's vocabularies, stemmers and Babel data: seconds, for whoever asked
 first. :func:`warm_up` pays them at start by answering one short question per language through the
-graph itself (the first knowledge-base example of ``data/offline/intents.toml`` in that language), so
+graph itself (the offline model's first knowledge-base example in that language), so
 whatever a turn loads lazily is loaded by the code a turn runs, and nothing needs listing here. It
 answers with the offline model and no checkpointer: nothing is stored, logged or sent to a provider.
 Every door calls it: the app (in the background), the CLI, both servers and the evaluation.
@@ -21,10 +21,8 @@ from dataclasses import dataclass, replace
 from langchain_core.messages import HumanMessage
 
 from agents.graph.builder import build_graph
-from agents.reading.intent import INTENTS_FILE
-from agents.runtime.assembly import AgentParts, offline_stand_in
+from agents.runtime.assembly import AgentParts, offline_stand_in, warm_up_questions
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
-from rag.lexicon.stores import read_store
 
 logger = logging.getLogger(__name__)
 RECURSION_LIMIT = 50
@@ -36,12 +34,6 @@ class WarmedUp:
 
     languages: tuple[str, ...]
     seconds: float
-
-
-def warm_up_questions(languages: Sequence[str] = SUPPORTED_LANGUAGES) -> list[str]:
-    """One short visitor question per language: the intent file's first knowledge-base example."""
-    examples = read_store(INTENTS_FILE)["knowledge_base"]["examples"]
-    return [examples[language][0] for language in languages if examples.get(language)]
 
 
 def warm_up(parts: AgentParts, languages: Sequence[str] = SUPPORTED_LANGUAGES) -> WarmedUp:

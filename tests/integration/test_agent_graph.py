@@ -16,7 +16,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from agents.graph.builder import build_graph
 from agents.graph.deps import AgentDeps
-from agents.graph.gathered import GatheredMessage
+from agents.graph.gathered import GatheredMessage, read_gathered
 from agents.graph.schemas import Critique, GapAnalysis
 from agents.graph.thread_rules import FAILED_TURN_KEY, FAILED_TURN_NOTE
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
@@ -167,7 +167,7 @@ def test_every_model_is_handed_the_same_context_as_text_and_typed_and_no_other_f
         assert not [m for m in messages if m.additional_kwargs]
         handed = messages[-1]
         assert isinstance(handed, GatheredMessage) and handed.text == handed.artifact.text()
-        assert handed.artifact.question == state["question"]
+        assert handed.artifact.question == "When does the palace open and how much is a ticket?"
     assert [p.number for p in gaps[-1].artifact.evidence] == [1, 2]
     assert critique[-1].artifact.missing == ["ticket price"] and "ticket price" in critique[-1].text
     assert synthesis[-1].artifact.evidence == state["evidence"]
@@ -357,7 +357,10 @@ def test_a_short_follow_up_uses_the_thread_memory() -> None:
     assert seen[0] == "What are the opening hours of the palace?"
     assert "The palace opens at nine [1]." in seen
     assert seen[-1] == "and for children?"
-    assert state["question"] == "and for children? (What are the opening hours of the palace)"
+    answering = read_gathered(harness.llm.calls[5])  # the answer's context: the visitor's own words
+    assert answering is not None and answering.question == "and for children?"
+    assert answering.earlier == ["What are the opening hours of the palace?"]
+    assert "question" not in state  # the graph keeps no reading of the turn; each model reads it
 
 
 def test_a_turn_whose_node_fails_is_closed_with_a_note_and_the_next_one_answers() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from agents.config import AgentSettings
 from agents.events import FinalAnswer
-from agents.reading import intent
+from agents.offline.reading import intent
 from agents.service import AgentService
 from rag.retriever import HybridRetriever
 from tests.conftest import HashingEmbedder, make_settings

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from agents.offline.reading.asked import places_asked
+from agents.offline.reading.intent import IntentIndex, intent_index
+from agents.offline.reading.read import read_conversation, read_turn
 from agents.offline.router import calls_for
-from agents.reading.asked import places_asked
-from agents.reading.intent import IntentIndex, intent_index
-from agents.reading.read import read_conversation, read_turn
 
 TOOLS = {"search_knowledge_base", "get_weather", "get_travel_info", "get_visit_calendar"}
 ASKED = {

@@ -18,7 +18,7 @@ LAYERS = (
     ("agents.models", "agents.visit_calendar"),
     ("agents.tools",),
     ("agents.answer",),
-    ("agents.reading", "agents.events"),
+    ("agents.events",),
     ("agents.graph",),
     ("agents.conversations", "agents.offline", "agents.evaluation"),
     ("agents.insights",),
@@ -142,7 +142,7 @@ def test_the_rooms_of_agents_stack_in_their_layers() -> None:
         ("agents.models", ("agents.models", "agents.config", "agents.errors", "rag.")),
         (
             "agents.graph",
-            ("agents.graph", "agents.answer", "agents.models", "agents.reading", "agents.tools", "rag."),
+            ("agents.graph", "agents.answer", "agents.models", "agents.tools", "rag."),
         ),
     ],
 )
@@ -162,6 +162,32 @@ def test_the_graph_does_not_import_the_offline_model() -> None:
     graph = _graph()
     wiring = [m for m in graph if m.startswith(("agents.graph", "agents.answer"))]
     assert {(m, i) for m in wiring for i in graph[m] if i.startswith("agents.offline")} == set()
+
+
+def test_nothing_the_graph_imports_leads_to_the_offline_model() -> None:
+    """The graph's start (``prepare``) and every node read the turn with nothing of the offline model,
+    however far their imports are followed."""
+    graph = _graph()
+    reached = {m for m in graph if m.startswith("agents.graph")}
+    todo = list(reached)
+    while todo:
+        for imported in graph[todo.pop()] - reached:
+            reached.add(imported)
+            todo.append(imported)
+    assert {m for m in reached if m.startswith("agents.offline")} == set()
+
+
+def test_the_offline_model_is_one_package_behind_its_face() -> None:
+    """How it reads a turn is its own: outside it, only ``agents.offline`` itself is imported."""
+    graph = _graph()
+    inside = {
+        (m, i)
+        for m, imported in graph.items()
+        if not m.startswith("agents.offline")
+        for i in imported
+        if i.startswith("agents.offline.")
+    }
+    assert inside == set()
 
 
 def test_only_the_assembly_chooses_the_offline_model() -> None:

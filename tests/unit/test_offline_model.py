@@ -17,7 +17,9 @@ from agents.graph.gathered import Gathered, gathered_message, read_gathered
 from agents.graph.schemas import Critique, GapAnalysis
 from agents.offline import OfflineChatModel
 from agents.offline.reader import EMBEDDED_MAX, read_parts
-from agents.reading.question_parts import question_parts, topic_words
+from agents.offline.reading.intent import default_embedder, intent_index
+from agents.offline.reading.question_parts import question_parts, topic_words
+from agents.offline.reading.read import read_conversation
 from rag.embeddings import PassageVectorCache
 from rag.passage import Passage
 
@@ -293,6 +295,20 @@ def test_an_official_answer_wins_over_the_visit_facts_and_the_knowledge_base() -
     answer = _answer("Le château est-il ouvert le 15 décembre ?", evidence, tool_results=results)
 
     assert answer == "**Le Château est fermé le 15 décembre.** [2]"
+
+
+def test_a_follow_up_is_read_with_the_visitor_earlier_messages_it_is_handed() -> None:
+    """The graph hands the visitor's own words; the model completes a follow-up from those before it."""
+    evidence = [_passage(1, "Le billet Château coûte 21 € en plein tarif.")]
+    said = ["Où garer un camping-car ?", "Et une moto ?"]
+    standalone = read_conversation(said, intent_index(default_embedder().embed_queries)).question
+    model = OfflineChatModel().with_structured_output(GapAnalysis)
+
+    gaps = model.invoke(_context(said[-1], evidence, earlier=said[:-1]))
+
+    assert isinstance(gaps, GapAnalysis) and standalone != said[-1]
+    assert gaps == model.invoke(_context(standalone, evidence))
+    assert "camping-car" in " ".join(gaps.missing)
 
 
 def test_unrelated_evidence_gives_an_abstention_pointing_to_the_official_website() -> None:

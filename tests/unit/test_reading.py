@@ -1,4 +1,4 @@
-"""Reading a visitor turn (agents.reading): topics by meaning, slots, ellipsis, reply language.
+"""Reading a visitor turn (agents.offline.reading): topics by meaning, slots, ellipsis, reply language.
 
 Tests about meaning use the real multilingual-e5-small embedder (``local_embedder``); the slot and
 ellipsis rules are pure and run without one.
@@ -11,14 +11,15 @@ from typing import Any
 
 import pytest
 
+from agents.answer.language import read_language
+from agents.offline.reading import slots
+from agents.offline.reading.ellipsis import Form, Said, inherit, is_elliptical
+from agents.offline.reading.intent import IntentIndex, intent_index, load_examples
+from agents.offline.reading.read import read_conversation, read_turn
+from agents.offline.reading.request import TOPICS, KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
 from agents.offline.reply import other_places
 from agents.offline.router import calls_for
-from agents.reading import slots
-from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
-from agents.reading.intent import IntentIndex, intent_index, load_examples
-from agents.reading.language import read_language
-from agents.reading.read import read_conversation, read_turn
-from agents.reading.request import TOPICS, KnowledgeBaseSlots, TravelSlots, TurnRequest, WeatherSlots
+from agents.tools import day_phrases
 from agents.tools.dates import parse_visit_date
 
 LANGUAGES = ("fr", "en", "es", "de", "it", "pt", "nl", "ja", "zh")
@@ -90,7 +91,7 @@ def _tools(request: TurnRequest) -> set[str]:
 def test_every_topic_has_examples_in_the_nine_languages() -> None:
     import tomllib
 
-    from agents.reading.intent import INTENTS_FILE
+    from agents.offline.reading.intent import INTENTS_FILE
 
     data = tomllib.loads(INTENTS_FILE.read_text(encoding="utf-8"))
     for topic in TOPICS:
@@ -362,7 +363,7 @@ def test_a_fragment_with_a_clear_topic_of_its_own_starts_fresh() -> None:
     ],
 )
 def test_the_day_is_taken_as_written(text: str, day: str) -> None:
-    assert slots.day_in(text) == day
+    assert day_phrases.day_in(text) == day
 
 
 @pytest.mark.parametrize(
@@ -380,7 +381,7 @@ def test_the_day_is_taken_as_written(text: str, day: str) -> None:
 def test_a_day_of_the_month_in_words_is_read_in_digits(text: str, day: str) -> None:
     """num2words's ordinals and cardinals of the seven European languages, written before or after
     the month, become the digits the date parser reads; "tweede kerstdag" names no month."""
-    assert slots.date_phrase_in(text) == day
+    assert day_phrases.date_phrase_in(text) == day
 
 
 @pytest.mark.parametrize(
@@ -623,7 +624,7 @@ def test_a_holiday_named_with_its_weekday_is_the_holiday_not_the_coming_weekday(
     message: str, language: str
 ) -> None:
     """The weekday a holiday's name holds ("lundi", "Monday") is not read before the holiday."""
-    phrase = slots.date_phrase_in(message)
+    phrase = day_phrases.date_phrase_in(message)
     assert phrase is not None
     today = dt.date(2026, 12, 7)
     assert parse_visit_date(phrase, today, (language,)).day == dt.date(2027, 5, 17)

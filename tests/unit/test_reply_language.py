@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.reading.language import reply_language
+from agents.answer.language import reply_language
 
 
 @pytest.mark.parametrize(

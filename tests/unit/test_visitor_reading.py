@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.reading.visitor import age_in, country_in, visitor_asked, visitor_in, visitor_spans
+from agents.offline.reading.visitor import age_in, country_in, visitor_asked, visitor_in, visitor_spans
 from rag.lexicon.folding import blanked
 
 # Our own phrasings: an age in digits or in words, a country, a customer type.

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from agents.offline.reading.intent import IntentIndex, intent_index
+from agents.offline.reading.read import read_conversation, read_turn
 from agents.offline.router import calls_for
-from agents.reading.intent import IntentIndex, intent_index
-from agents.reading.read import read_conversation, read_turn
 from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.check import corpus_texts
 from agents.visit_calendar.eligibility import Visitor

@@ -12,7 +12,7 @@ from langgraph.constants import TAG_NOSTREAM
 
 from agents.answer.citations import CITATION_GROUP
 from agents.answer.compose import compose_answer
-from agents.answer.model import AnswerKind
+from agents.answer.model import ANSWER_KIND_KEY, AnswerKind
 from agents.answer.value_check import ValueCheck
 from agents.answer.verify import checked_values, verify_values
 from agents.graph.deps import AgentDeps
@@ -22,8 +22,6 @@ from agents.graph.state import AgentState
 from agents.graph.trace import AnswerStep, elapsed_ms
 from agents.models.provider_errors import ProviderError
 from rag.lexicon.phrases import phrases, replies
-
-ANSWER_KIND_KEY = "answer_kind"  # a model may say which kind of answer it wrote (the offline one does)
 
 
 def _kind(state: AgentState, cited: bool, said: object) -> AnswerKind:

@@ -3,6 +3,7 @@ with a note, for a language the assistant does not speak."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.language import SUPPORTED_SCRIPTS, detect_language, identify, main_script
@@ -57,3 +58,12 @@ def read_language(
 def reply_language(message: str, conversation_language: str | None = None, default: str = FALLBACK) -> str:
     """ISO 639-1 code of the reply (one of the nine languages)."""
     return read_language(message, conversation_language, default).code
+
+
+def conversation_language(messages: Sequence[str]) -> str:
+    """ISO 639-1 code of the reply to the last of the visitor's ``messages``, each read in the
+    language of the ones before it."""
+    language = None
+    for message in messages or [""]:
+        language = read_language(message, language).code
+    return language or FALLBACK

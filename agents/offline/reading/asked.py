@@ -14,8 +14,9 @@ from pathlib import Path
 
 from babel import Locale
 
-from agents.reading.question_parts import concepts_and_words, unread_words
-from agents.reading.slots import day_modifiers, day_spans
+from agents.offline.reading.question_parts import concepts_and_words, unread_words
+from agents.offline.reading.slots import day_modifiers
+from agents.tools.day_phrases import day_spans
 from agents.tools.results import ToolOutcome
 from agents.visit_calendar.answer import load_phrases
 from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.reading.request import (
+from agents.offline.reading.request import (
     KnowledgeBaseSlots,
     Topic,
     TravelMode,

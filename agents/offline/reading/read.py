@@ -6,13 +6,13 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from agents.reading import slots
-from agents.reading.asked import asks_calendar, asks_when, names_place
-from agents.reading.ellipsis import Form, Said, inherit, is_elliptical
-from agents.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
-from agents.reading.language import read_language
-from agents.reading.question_parts import content_words, part_kinds, question_parts
-from agents.reading.request import (
+from agents.answer.language import read_language
+from agents.offline.reading import slots
+from agents.offline.reading.asked import asks_calendar, asks_when, names_place
+from agents.offline.reading.ellipsis import Form, Said, inherit, is_elliptical
+from agents.offline.reading.intent import OWN_TOPIC_MARGIN, IntentIndex, TopicScores
+from agents.offline.reading.question_parts import content_words, part_kinds, question_parts
+from agents.offline.reading.request import (
     TOPICS,
     KnowledgeBaseSlots,
     Topic,
@@ -20,7 +20,8 @@ from agents.reading.request import (
     TurnRequest,
     WeatherSlots,
 )
-from agents.reading.visitor import visitor_in, visitor_spans
+from agents.offline.reading.visitor import visitor_in, visitor_spans
+from agents.tools.day_phrases import day_in
 from agents.tools.travel import parse_mode
 from rag.lexicon.concepts import (
     concept_name,
@@ -175,7 +176,7 @@ def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
     if not (routed or slots.deictic_origin_in(part, language)):
         scores = scores.plus("travel", -UNMARKED_PENALTY)
     asks_facts = asks_calendar(part, language) or (names_place(part, language) and asks_when(part, language))
-    if not slots.day_in(part) or asks_facts:  # a day's opening or price is no forecast's
+    if not day_in(part) or asks_facts:  # a day's opening or price is no forecast's
         scores = scores.plus("weather", -UNMARKED_PENALTY)
     return scores
 
@@ -188,7 +189,7 @@ def _said(message: str, parts: list[str], scores: list[TopicScores], language: s
     named = slots.places_in(weather_text)  # a weather part's place is not an origin ("in Giverny")
     elsewhere = [m for m in named if not m.is_versailles and not (travel_text and m.spelling == origin)]
     return Said(
-        day=slots.day_in(weather_text) or slots.day_in(message),
+        day=day_in(weather_text) or day_in(message),
         place=(slots.weather_spelling(elsewhere[0]) or elsewhere[0].spelling) if elsewhere else None,
         place_far=bool(elsewhere) and slots.weather_spelling(elsewhere[0]) is None,
         origin=origin,

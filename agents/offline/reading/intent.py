@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.reading.request import TOPICS, Topic
+from agents.offline.reading.request import TOPICS, Topic
 from rag.config import PROJECT_ROOT, RagSettings
 from rag.embeddings import build_embedder
 from rag.lexicon.stores import read_store
@@ -77,6 +77,12 @@ def load_examples(path: Path = INTENTS_FILE) -> tuple[tuple[Topic, str], ...]:
     data = read_store(path)
     examples = {topic: data[topic]["examples"].values() for topic in TOPICS}
     return tuple((topic, text) for topic, texts in examples.items() for some in texts for text in some)
+
+
+def first_examples(topic: Topic, languages: Sequence[str], path: Path = INTENTS_FILE) -> list[str]:
+    """The first example of ``topic`` in each of ``languages`` that has one."""
+    examples = read_store(path)[topic]["examples"]
+    return [examples[language][0] for language in languages if examples.get(language)]
 
 
 def load_aspect_examples(path: Path = ASPECTS_FILE) -> tuple[tuple[str, str], ...]:

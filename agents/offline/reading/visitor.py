@@ -15,8 +15,8 @@ import re
 from babel import Locale
 
 from agents.answer.number_words import digitise
-from agents.reading.asked import place_spans
-from agents.reading.slots import day_spans
+from agents.offline.reading.asked import place_spans
+from agents.tools.day_phrases import day_spans
 from agents.visit_calendar.eligibility import Visitor
 from agents.visit_calendar.rules import CUSTOMER_CONCEPTS
 from rag.lexicon.concepts import concept_name, found_in, roles
