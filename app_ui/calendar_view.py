@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.engine import DayReport, day_at
 from agents.visit_calendar.rules import WEEKDAYS
+from agents.visit_calendar.tool import CalendarService
 
 if TYPE_CHECKING:
     from agents.service import AgentService

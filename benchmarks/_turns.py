@@ -16,9 +16,9 @@ from agents.evaluation.evaluate import answer_language, declined, rate, tools_ma
 from agents.events import ErrorOccurred, FinalAnswer, ToolCalled
 from agents.service import AgentService
 from agents.tools.dates import parse_visit_date
-from agents.tools.gazetteer import Gazetteer, load_gazetteer, normalise
-from agents.tools.travel import parse_mode
-from agents.tools.weather_places import built_in_place
+from agents.tools.travel.gazetteer import Gazetteer, load_gazetteer, normalise
+from agents.tools.travel.tool import parse_mode
+from agents.tools.weather.places import built_in_place
 from benchmarks._common import ROOT, half_of
 from rag.evaluate import found_aspects
 

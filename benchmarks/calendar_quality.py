@@ -23,7 +23,7 @@ from typing import Any
 from agents.offline.reading.intent import default_embedder, intent_index
 from agents.offline.reading.read import read_turn
 from agents.offline.router import calls_for
-from agents.tools.visit_calendar import CalendarResult, CalendarService
+from agents.visit_calendar.tool import CalendarResult, CalendarService
 from benchmarks._common import EVAL_SETS, save_result, split_halves
 from rag.evaluate import read_jsonl
 

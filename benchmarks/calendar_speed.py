@@ -15,7 +15,7 @@ import time
 
 from agents.offline.reading.asked import places_asked
 from agents.tools.day_phrases import date_phrase_in
-from agents.tools.visit_calendar import CalendarService
+from agents.visit_calendar.tool import CalendarService
 from benchmarks._common import EVAL_SETS, save_result
 from rag.evaluate import read_jsonl
 

@@ -96,7 +96,7 @@ def conversation(turns: int, full_turns: int, max_tokens: int) -> list[dict[str,
     from agents.conversations.checkpoints import state_serializer
     from agents.graph.builder import build_graph
     from agents.graph.deps import AgentDeps
-    from agents.tools.catalog import VisitorTools
+    from agents.runtime.tool_catalog import VisitorTools
     from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 
     model, searcher = RecordingModel(), FivePassages()

@@ -29,7 +29,7 @@ from agents.offline.reading.question_parts import question_parts
 from agents.offline.reading.slots import day_modifiers, places_in
 from agents.offline.reading.visitor import visitor_spans
 from agents.tools.day_phrases import day_spans
-from agents.tools.travel import parse_mode
+from agents.tools.travel.tool import parse_mode
 from rag.bm25 import tokenizer_for
 from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
 from rag.lexicon.folding import blanked, fold

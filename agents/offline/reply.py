@@ -18,7 +18,7 @@ from agents.offline.coverage import StatedFacts, covered
 from agents.offline.reading import slots
 from agents.offline.reading.asked import answered_by_calendar, calendar_settled
 from agents.offline.reading.question_parts import concepts_and_words, question_parts
-from agents.tools.gazetteer import Gazetteer, Place
+from agents.tools.travel.gazetteer import Gazetteer, Place
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
 from rag.lexicon.concepts import is_estate_place

@@ -13,7 +13,7 @@ from agents.graph.deps import AgentDeps
 from agents.models.llm import build_chat_model
 from agents.official.search import OfficialFirstSearcher
 from agents.offline import OfflineChatModel, first_examples
-from agents.tools.catalog import VisitorTools
+from agents.runtime.tool_catalog import VisitorTools
 from agents.tools.knowledge_base import build_knowledge_base_tool, search_knowledge_base
 from agents.visit_calendar.check import indexed_texts
 from rag.config import RagSettings

@@ -1,1 +1,3 @@
-"""Tools the agent's LLM can call: the knowledge base (weather and travel come with issue 4)."""
+"""The tools the model calls, one package or module each: the knowledge base, weather/, travel/
+(the visit calendar's tool lives with its facts, in agents/visit_calendar/); what they share: dates,
+day phrases, the HTTP client and the one result shape."""

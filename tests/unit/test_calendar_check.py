@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.__main__ import main
 from agents.visit_calendar.check import check_calendar, corpus_texts, index_texts
 from agents.visit_calendar.eligibility_check import with_lead_ins
 from agents.visit_calendar.rules import load_calendar
+from agents.visit_calendar.tool import CalendarService
 from rag.config import PROJECT_ROOT
 
 CORPUS = PROJECT_ROOT / "data" / "corpus"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools.visit_calendar import CalendarService, build_calendar_tool
 from agents.visit_calendar.check import check_calendar, corpus_texts
 from agents.visit_calendar.eligibility import Visitor, eligible, verdict
 from agents.visit_calendar.rules import CalendarFileError, load_calendar
+from agents.visit_calendar.tool import CalendarService, build_calendar_tool
 from rag.config import PROJECT_ROOT
 
 CORPUS = PROJECT_ROOT / "data" / "corpus"

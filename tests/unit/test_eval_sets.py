@@ -11,7 +11,7 @@ from typing import Any, get_args
 import pytest
 
 from agents.tools.dates import parse_visit_date
-from agents.tools.gazetteer import load_gazetteer
+from agents.tools.travel.gazetteer import load_gazetteer
 from benchmarks._common import half_of
 from rag.evaluate import normalise
 from rag.lexicon.languages import SUPPORTED_LANGUAGES

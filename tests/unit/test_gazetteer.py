@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from agents.tool_settings import DATA_DIR, ToolSettings
-from agents.tools.gazetteer import Gazetteer, Geocoder, load_gazetteer, normalise
 from agents.tools.http import ToolHttpClient
-from agents.tools.journeys import load_transport
+from agents.tools.travel.gazetteer import Gazetteer, Geocoder, load_gazetteer, normalise
+from agents.tools.travel.journeys import load_transport
 
 TRAVEL_DIR = DATA_DIR / "travel"
 

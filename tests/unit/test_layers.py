@@ -15,8 +15,9 @@ PACKAGES = ("rag", "agents", "app_ui")
 # The rooms of agents/, from the ground up: a room imports only rooms of the layers below its own.
 LAYERS = (
     ("agents.errors", "agents.config", "agents.tool_settings"),
-    ("agents.models", "agents.visit_calendar"),
+    ("agents.models",),
     ("agents.tools",),
+    ("agents.visit_calendar",),
     ("agents.answer",),
     ("agents.events",),
     ("agents.graph",),

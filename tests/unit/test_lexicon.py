@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from babel import Locale
 
-from agents.tools.travel import parse_mode
+from agents.tools.travel.tool import parse_mode
 from rag.lexicon.dates import month_names, weekday_names
 from rag.lexicon.folding import fold, fold_accents, fold_latin_accents, folded_positions
 from rag.lexicon.languages import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, supported_language

@@ -8,7 +8,7 @@ from langchain_core.messages import ToolMessage
 from agents.graph.evidence import knowledge_base_result, tool_outcome
 from agents.tools.knowledge_base import KnowledgeBaseResult
 from agents.tools.results import ToolOutcome
-from agents.tools.visit_calendar import CalendarResult
+from agents.visit_calendar.tool import CalendarResult
 from rag.passage import Passage
 
 EXCERPT = Passage(chunk_id="facts#1", text="The park opens at 7 am.", title="Park", source="park.md")

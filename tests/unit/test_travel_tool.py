@@ -11,7 +11,7 @@ import pytest
 
 from agents.tool_settings import ToolSettings
 from agents.tools.http import ToolHttpClient
-from agents.tools.travel import TravelResult, TravelService, build_travel_tool, parse_mode
+from agents.tools.travel.tool import TravelResult, TravelService, build_travel_tool, parse_mode
 
 OSRM = "http://127.0.0.1:5000"
 GOOGLE = "http://127.0.0.1:5001/directions/json"

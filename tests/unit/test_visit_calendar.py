@@ -9,10 +9,10 @@ import pytest
 
 from agents.tool_settings import ToolSettings
 from agents.tools.dates import parse_visit_date
-from agents.tools.visit_calendar import CalendarService, build_calendar_tool
 from agents.visit_calendar.answer import headline
 from agents.visit_calendar.engine import day_at, days_at, french_public_holidays, paris_today
 from agents.visit_calendar.rules import CalendarFileError, load_calendar
+from agents.visit_calendar.tool import CalendarService, build_calendar_tool
 
 CALENDAR = load_calendar()
 TODAY = dt.date(2026, 11, 24)  # a Tuesday in low season

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from agents.tool_settings import ToolSettings
-from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.check import check_calendar, corpus_texts
 from agents.visit_calendar.choice import choose_calendar
 from agents.visit_calendar.engine import day_at
 from agents.visit_calendar.jsonld import draft_calendar, to_toml
 from agents.visit_calendar.rules import Calendar, CalendarFileError, load_calendar
+from agents.visit_calendar.tool import CalendarService
 from rag.config import PROJECT_ROOT
 from rag.crawl.state import CrawlState, PageRecord
 from rag.crawl.structured import json_ld

@@ -14,9 +14,9 @@ import pytest
 from agents.offline.reading.intent import IntentIndex, intent_index
 from agents.offline.reading.read import read_conversation, read_turn
 from agents.offline.router import calls_for
-from agents.tools.visit_calendar import CalendarService
 from agents.visit_calendar.check import corpus_texts
 from agents.visit_calendar.eligibility import Visitor
+from agents.visit_calendar.tool import CalendarService
 from rag.config import PROJECT_ROOT
 
 TOOLS = {"search_knowledge_base", "get_weather", "get_travel_info", "get_visit_calendar"}

@@ -14,9 +14,9 @@ import pytest
 
 from agents.tool_settings import DATA_DIR, ToolSettings
 from agents.tools.http import ToolHttpClient
-from agents.tools.weather import WeatherResult, WeatherService, build_weather_tool, load_climate_normals
-from agents.tools.weather_advice import conditions, visit_advice
-from agents.tools.weather_phrases import load_phrases
+from agents.tools.weather.advice import conditions, visit_advice
+from agents.tools.weather.phrases import load_phrases
+from agents.tools.weather.tool import WeatherResult, WeatherService, build_weather_tool, load_climate_normals
 from rag.lexicon.languages import SUPPORTED_LANGUAGES, supported_language
 
 TODAY = dt.date(2026, 5, 13)  # a Wednesday

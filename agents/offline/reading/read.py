@@ -22,7 +22,7 @@ from agents.offline.reading.request import (
 )
 from agents.offline.reading.visitor import visitor_in, visitor_spans
 from agents.tools.day_phrases import day_in
-from agents.tools.travel import parse_mode
+from agents.tools.travel.tool import parse_mode
 from rag.lexicon.concepts import (
     concept_name,
     found_in,

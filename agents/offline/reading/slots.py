@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.offline.reading.request import TravelMode
-from agents.tools.gazetteer import Gazetteer, Place, load_gazetteer, normalise
-from agents.tools.travel import parse_mode
-from agents.tools.weather_places import built_in_place
+from agents.tools.travel.gazetteer import Gazetteer, Place, load_gazetteer, normalise
+from agents.tools.travel.tool import parse_mode
+from agents.tools.weather.places import built_in_place
 from rag.config import PROJECT_ROOT
 from rag.lexicon.concepts import concept_name, found_in
 from rag.lexicon.folding import blanked, fold

@@ -8,9 +8,9 @@ from langchain_core.tools import BaseTool
 
 from agents.tool_settings import ToolSettings
 from agents.tools.http import ToolHttpClient
-from agents.tools.travel import TravelService, build_travel_tool
-from agents.tools.visit_calendar import CalendarService, SourceTexts, build_calendar_tool
-from agents.tools.weather import WeatherService, build_weather_tool
+from agents.tools.travel.tool import TravelService, build_travel_tool
+from agents.tools.weather.tool import WeatherService, build_weather_tool
+from agents.visit_calendar.tool import CalendarService, SourceTexts, build_calendar_tool
 
 
 @dataclass

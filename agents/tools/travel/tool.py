@@ -8,9 +8,10 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from agents.tool_settings import ToolSettings
-from agents.tools.gazetteer import Gazetteer, Geocoder, Place, load_gazetteer, normalise
 from agents.tools.http import ToolHttpClient
-from agents.tools.journeys import (
+from agents.tools.results import ToolResult
+from agents.tools.travel.gazetteer import Gazetteer, Geocoder, Place, load_gazetteer, normalise
+from agents.tools.travel.journeys import (
     NO_TRANSIT_WITHIN_KM,
     PARKING_MINUTES,
     REACH_BOARDING_KM,
@@ -25,8 +26,7 @@ from agents.tools.journeys import (
     road_times,
     transit_journeys,
 )
-from agents.tools.results import ToolResult
-from agents.tools.travel_phrases import kilometres, minutes, phrase, sentence
+from agents.tools.travel.phrases import kilometres, minutes, phrase, sentence
 from rag.lexicon.languages import UNSPACED_LANGUAGES, supported_language
 from rag.lexicon.terms import holds_term
 from rag.lexicon.transport import TravelMode, mode_words

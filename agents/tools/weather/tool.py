@@ -24,9 +24,9 @@ from agents.tool_settings import ToolSettings
 from agents.tools.dates import ParsedDate, parse_visit_date
 from agents.tools.http import ServiceUnavailable, ToolHttpClient
 from agents.tools.results import ToolResult
-from agents.tools.weather_advice import conditions, visit_advice
-from agents.tools.weather_phrases import Phrases
-from agents.tools.weather_places import GEOCODING_URL, Place, built_in_place, geocode
+from agents.tools.weather.advice import conditions, visit_advice
+from agents.tools.weather.phrases import Phrases
+from agents.tools.weather.places import GEOCODING_URL, Place, built_in_place, geocode
 from rag.lexicon.dates import day_label
 from rag.lexicon.languages import SUPPORTED_LANGUAGES
 
