@@ -3,11 +3,10 @@ app's graph, tools and model built from the same settings (:mod:`agents.runtime.
 questions log, and without a checkpointer: the server keeps the threads (in memory for
 ``langgraph dev``, in PostgreSQL for Aegra).
 
-A served turn is saved once, when it ends (LangGraph's ``durability="exit"``), as the visitor page keeps
-only a thread's latest checkpoint: Aegra would otherwise write a checkpoint and its pending writes to
-PostgreSQL after each of the turn's ten steps (about 20 writes per turn), and keep them all. A turn that
-fails is saved too, where it stopped. ``langgraph dev`` takes the durability from each run request
-(``"async"`` unless the client asks), which costs nothing measurable in memory.
+A served turn is saved once, when it ends, as on every door (:mod:`agents.runtime.turn_graph`): Aegra
+would otherwise write a checkpoint and its pending writes to PostgreSQL after each of the turn's ten
+steps, and keep them all. ``langgraph dev`` takes the durability from each run request (``"async"``
+unless the client asks), which costs nothing measurable in memory.
 """
 
 from __future__ import annotations
@@ -17,8 +16,6 @@ import logging
 import threading
 from functools import cache
 from typing import Any
-
-from langgraph._internal._constants import CONFIG_KEY_DURABILITY
 
 from agents.config import AgentSettings
 from agents.insights.store import QuestionLog
@@ -45,10 +42,7 @@ def served_graph(settings: AgentSettings, warm: bool = False) -> Any:
     parts = build_parts(settings)
     if warm:
         warm_up(parts)
-    graph = turn_graph(parts, checkpointer=None, recorder=served_recorder(settings))
-    # LangGraph reads a run's default durability from this key (it has no public setting on a compiled
-    # graph); a durability passed to the run, as langgraph dev does, wins over it.
-    return graph.with_config(configurable={CONFIG_KEY_DURABILITY: "exit"})
+    return turn_graph(parts, checkpointer=None, recorder=served_recorder(settings))
 
 
 _building = threading.Lock()

@@ -62,8 +62,8 @@ def test_a_thread_keeps_only_its_latest_checkpoint_and_the_whole_conversation(
 
 def test_the_number_of_checkpoints_kept_is_a_setting(index_dir: Path, tmp_path: Path) -> None:
     service = _service(index_dir, tmp_path, checkpoints_per_thread=3)
-    for question in ("Opening hours?", "Ticket prices?"):
-        service.ask(question, THREAD)
+    for question in ("Opening hours?", "Ticket prices?", "And on Sunday?", "Any guided tours?"):
+        service.ask(question, THREAD)  # a turn is saved once, when it ends: four checkpoints written
 
     assert _rows(tmp_path / "threads.sqlite", "SELECT COUNT(*) FROM checkpoints") == 3
 
