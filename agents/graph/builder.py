@@ -17,7 +17,6 @@ from agents.graph.nodes.collect import collect
 from agents.graph.nodes.failed_turn import close_failed_turn
 from agents.graph.nodes.follow_up import make_follow_up
 from agents.graph.nodes.prepare import prepare
-from agents.graph.nodes.suggest import suggest
 from agents.graph.nodes.synthesize import direct_reply, make_synthesize
 from agents.graph.state import AgentState, TurnInput, TurnOutput
 
@@ -38,8 +37,8 @@ def tool_error_message(error: Exception) -> str:
 
 def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = None) -> Any:
     """Compile the agent graph for ``deps``; with a checkpointer, threads persist. An answered turn
-    ends with its suggestions, then ``record_turn`` (a node writing the questions log), when given;
-    a node that raises closes the turn (:mod:`agents.graph.nodes.failed_turn`)."""
+    ends with ``record_turn`` (a node writing the questions log), when given; a node that raises
+    closes the turn (:mod:`agents.graph.nodes.failed_turn`)."""
     graph = StateGraph(AgentState, input_schema=TurnInput, output_schema=TurnOutput)
     on_failure: Any = close_failed_turn  # LangGraph's types do not know a handler's error argument
     graph.set_node_defaults(error_handler=on_failure)
@@ -52,7 +51,6 @@ def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = No
     graph.add_node("follow_up", make_follow_up(deps))
     graph.add_node("synthesize", make_synthesize(deps))
     graph.add_node("direct_reply", direct_reply)
-    graph.add_node("suggest", suggest)
 
     graph.add_edge(START, "prepare")
     graph.add_edge("prepare", "agent")
@@ -66,12 +64,10 @@ def build_graph(deps: AgentDeps, checkpointer: Any = None, record_turn: Any = No
         ["follow_up", "synthesize"],
     )
     graph.add_conditional_edges("follow_up", routing.after_follow_up)
-    graph.add_edge("synthesize", "suggest")
-    graph.add_edge("direct_reply", "suggest")
+    last = "record_turn" if record_turn is not None else END
     if record_turn is not None:
         graph.add_node("record_turn", record_turn)
-        graph.add_edge("suggest", "record_turn")
         graph.add_edge("record_turn", END)
-    else:
-        graph.add_edge("suggest", END)
+    graph.add_edge("synthesize", last)
+    graph.add_edge("direct_reply", last)
     return graph.compile(checkpointer=checkpointer)

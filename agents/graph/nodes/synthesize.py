@@ -12,6 +12,7 @@ from langgraph.constants import TAG_NOSTREAM
 
 from agents.answer.citations import CITATION_GROUP
 from agents.answer.compose import compose_answer
+from agents.answer.follow_ups import suggest_follow_ups
 from agents.answer.model import ANSWER_KIND_KEY, AnswerKind
 from agents.answer.value_check import ValueCheck
 from agents.answer.verify import checked_values, verify_values
@@ -19,7 +20,7 @@ from agents.graph.deps import AgentDeps
 from agents.graph.gathered import Gathered, gathered_message
 from agents.graph.prompts import language_name, render
 from agents.graph.state import AgentState
-from agents.graph.trace import AnswerStep, elapsed_ms
+from agents.graph.trace import AnswerStep, elapsed_ms, tools_called
 from agents.models.provider_errors import ProviderError
 from rag.lexicon.phrases import phrases, replies
 
@@ -60,7 +61,9 @@ def finish(
         values=reply.values,
         removed_sentences=check.removed,
     )
-    return {"messages": [AIMessage(reply.text)], "reply": reply, "trace": [step]}
+    tools = tools_called(state.get("trace", []))  # the questions to suggest next, in the reply language
+    suggestions = suggest_follow_ups(reply, state.get("language", ""), tools)
+    return {"messages": [AIMessage(reply.text)], "reply": reply, "trace": [step], "suggestions": suggestions}
 
 
 def _has_words(text: str) -> bool:
