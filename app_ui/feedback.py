@@ -7,15 +7,12 @@ is thanked all the same and the operator's log says why.
 
 from __future__ import annotations
 
-import logging
-
 import streamlit as st
 
 from agents.service import MAX_COMMENT_CHARS, Feedback
 from app_ui.labels import Labels
 from app_ui.presenters import escape
 
-logger = logging.getLogger(__name__)
 COMMENT_CHARS = 300  # a short comment: enough to say what was missing, too short for a letter
 assert COMMENT_CHARS <= MAX_COMMENT_CHARS
 

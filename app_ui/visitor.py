@@ -5,7 +5,6 @@ The title, the examples and the input are drawn first; the models load behind th
 
 from __future__ import annotations
 
-import logging
 from contextlib import nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Literal
@@ -24,7 +23,6 @@ from app_ui.turn_worker import QuestionQueue, TurnWorker
 if TYPE_CHECKING:
     from agents.service import AgentService
 
-logger = logging.getLogger(__name__)
 
 ButtonWidth = Literal["content", "stretch"]
 

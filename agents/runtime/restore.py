@@ -33,7 +33,7 @@ def stored_turns(graph: Any, thread_id: str) -> list[PastTurn]:
         values = snapshot.values or {}
         questions = [m for m in values.get("messages", []) if isinstance(m, HumanMessage)]
         number = len(questions)
-        failed = failed_last_turn(values.get("messages", []))
+        failed = _failed_last_turn(values.get("messages", []))
         if snapshot.next or failed or not questions or "reply" not in values or number in typed:
             continue
         typed.add(number)
@@ -42,7 +42,7 @@ def stored_turns(graph: Any, thread_id: str) -> list[PastTurn]:
     return [by_number[number] for number in numbers]
 
 
-def failed_last_turn(messages: list[Any]) -> bool:
+def _failed_last_turn(messages: list[Any]) -> bool:
     """Whether the last turn of ``messages`` ended without an answer (closed by a failed-turn note)."""
     last = messages[-1] if messages else None
     return isinstance(last, AIMessage) and bool(last.response_metadata.get(FAILED_TURN_KEY))
