@@ -27,6 +27,9 @@ class Gathered(BaseModel):
     """The visitor's question, as they wrote it, and what the graph has gathered for it."""
 
     question: str = ""  # the visitor's latest message
+    # All it asks, when a model reads ``question`` as a part of it (the knowledge base's parts): the
+    # message whole, or a follow-up completed. What a line stated in bold must account for.
+    whole_question: str = ""
     earlier: list[str] = Field(default_factory=list)  # their earlier messages, oldest first
     language: str = ""  # the reply language
     queries: list[str] = Field(default_factory=list)  # the knowledge-base queries run this turn

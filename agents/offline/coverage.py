@@ -7,15 +7,18 @@ price the rates) and what only gives the question its form (stop words, question
 glossary's neutral concepts), it names no subject the lines are not about: no offer or service ("the
 ticket desks", "a show", "the café"), no other place, no way of buying ("on site", "online"), no
 kind of value the facts never give (a year, a length, a distance), no vehicle (a train, a bus, a
-car: the little train of the park runs on days and hours of its own), no name the glossary does not
-know ("the Big Bus ticket": a capital inside a sentence, except in German), and, when a price or free
-entry is asked, no group of visitors and no age, unless a line answers for that visitor (an
-eligibility line: who they are is then explained). Other words outside the glossary and its topics
-of their own ("walk", "arrive") are left to the question's phrasing: the knowledge base uses many of
-them too, so finding them in the evidence does not tell a subject from a visitor's circumstance
-(tried on the visit-facts set: 16 of its 108 answers lost their right first lines). The lines are in
-bold only when every part of the question that asks them something is covered; otherwise the
-evidence comes first and the lines follow it, plainly.
+car: the little train of the park runs on days and hours of its own), no topic of its own (a
+glossary concept the roles file gives no role: photos, a lift, the rain), no name the glossary does
+not know ("the Big Bus ticket": a capital inside a sentence, except in German), and, when a price or
+free entry is asked, no group of visitors and no age, unless a line answers for that visitor (an
+eligibility line: who they are is then explained). When no word asks the facts anything (the aspect
+was read from the meaning, "can our dog come on Saturday?"), a visitor it names is what it asks
+about, whatever the aspect. Words outside the glossary are left to the question's phrasing: the
+knowledge base uses many of them too, so finding them in the evidence does not tell a subject from a
+visitor's circumstance (tried on the visit-facts set: 16 of its 108 answers lost their right first
+lines). The whole turn is read (the message, or a follow-up completed), not only the parts searched.
+The lines are in bold only when every part of the question that asks them something is covered;
+otherwise the evidence comes first and the lines follow it, plainly.
 """
 
 from __future__ import annotations
@@ -70,17 +73,18 @@ def covered(question: str, language: str, facts: StatedFacts) -> bool:
     parts = [  # without the context a part is read with, "(the part it follows)", not the visitor's aside
         part if part in question else _CONTEXT.sub("", part) for part in question_parts(question, language)
     ] or [question]
-    asking = (
-        [part for part in parts if aspects_asked(part, language)]
-        or [part for part in parts if aspects_asked(part, language, dated=True)]
-        or parts[:1]
-    )  # the parts whose words ask an aspect; else those asking to visit on a day; else the question
+    asking = [part for part in parts if aspects_asked(part, language)] or [
+        part for part in parts if aspects_asked(part, language, dated=True)
+    ]  # the parts whose words ask an aspect; else those asking to visit on a day; else the question
+    # no word asks the facts anything, nor when: the aspect was read from the meaning
+    inferred = not asking and not any(_asks_the_facts(part, language) for part in parts)
+    asking = asking or parts[:1]
     asked, told = asked_sentences(question)
     if aspects_asked(told, language, dated=True) and not _asks_the_facts(asked, language):
         return False  # the facts were read in the scene the visitor sets, not in what they ask
     if any(_names_a_vehicle(s, language, facts) for s in _SENTENCE.findall(question) if _holds(s, asking)):
         return False  # "the bus between the station and the palace": asked of it, whatever part asks
-    return all(not unexplained(part, language, facts) for part in asking)
+    return all(not unexplained(part, language, facts, inferred) for part in asking)
 
 
 def _holds(sentence: str, parts: list[str]) -> bool:
@@ -116,9 +120,11 @@ def asked_sentences(question: str) -> tuple[str, str]:
     return " ".join(asking), " ".join(s for s in sentences if s not in asking)
 
 
-def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
+def unexplained(part: str, language: str, facts: StatedFacts, inferred: bool = False) -> list[str]:
     """The subjects ``part`` names that ``facts`` do not explain (see the module's docstring), by the
-    glossary's concept names ("age" for a visitor's age); empty when the facts account for all of it."""
+    glossary's concept names ("age" for a visitor's age); empty when the facts account for all of it.
+    ``inferred``: no word of the question asks the facts anything, so a visitor it names ("can my
+    dog come on Saturday?") is what it asks about, whatever the aspect read."""
     spans = [(a, b) for _, a, b in aspect_spans(part, language, dated=True)]
     days = [*day_spans(part), *day_modifiers().find(part)]
     spans += days + _asides_about(part, days)
@@ -129,7 +135,7 @@ def unexplained(part: str, language: str, facts: StatedFacts) -> list[str]:
     rest = blanked(part, spans)
     found_at = found_in(rest, [language, "en"])
     found = {concept_name(c): c for c, _, _ in found_at}
-    left = [name for name, concept in found.items() if not _explained(concept, facts)]
+    left = [name for name, concept in found.items() if not _explained(concept, facts, inferred)]
     left += names_in(blanked(rest, ((a, b) for _, a, b in found_at)), language)
     if (
         "age" not in found
@@ -163,8 +169,9 @@ def names_in(text: str, language: str) -> list[str]:
     ]
 
 
-def _explained(concept: Concept, facts: StatedFacts) -> bool:
-    """Whether a concept the part names is explained by the facts or by the question's form."""
+def _explained(concept: Concept, facts: StatedFacts, inferred: bool = False) -> bool:
+    """Whether a concept the part names is explained by the facts or by the question's form. A
+    concept with no role is a topic of its own (the roles file's definition): never explained."""
     name, role = concept_name(concept), roles()
     if name in role["neutral"] or name in role["question"]:
         return True
@@ -173,8 +180,8 @@ def _explained(concept: Concept, facts: StatedFacts) -> bool:
         return name not in _BUYING and (not rate or bool(facts.aspects & PRICED))
     kind = subject_kind(concept)
     if kind == "visitors":
-        return facts.for_the_visitor or not facts.aspects & PRICED
-    return kind is None  # an offer, a service or a place the lines are not about is a subject
+        return facts.for_the_visitor or not (inferred or facts.aspects & PRICED)
+    return False  # an offer, a service, a place the lines are not about, a topic of its own
 
 
 def _states_an_age(part: str, language: str) -> bool:

@@ -98,11 +98,13 @@ class OfflineChatModel(BaseChatModel):
 
     def _gathered(self, messages: Sequence[BaseMessage]) -> Gathered:
         """What was gathered for the turn, as the answer reads it: the question made standalone (a
-        follow-up completed from the visitor's earlier messages, the knowledge base's parts only)."""
+        follow-up completed from the visitor's earlier messages, the knowledge base's parts only),
+        and the whole of what the turn asks."""
         said: list[str] = [m.text for m in messages if isinstance(m, HumanMessage)] or [""]
         gathered = read_gathered(messages) or Gathered(question=said[-1], earlier=said[:-1])
         request = self._read([*gathered.earlier, gathered.question])
-        return gathered.model_copy(update={"question": request.question})
+        whole = request.question if request.elliptical else gathered.question
+        return gathered.model_copy(update={"question": request.question, "whole_question": whole})
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any

@@ -121,7 +121,7 @@ def _facts_cover(gathered: Gathered, language: str) -> bool:
         aspects=frozenset(answered),
         for_the_visitor=any(item.get("visitor") for item in items),
     )
-    return covered(gathered.question, language, facts)
+    return covered(gathered.whole_question or gathered.question, language, facts)
 
 
 def stated_lines(gathered: Gathered, facts_cover: bool = True) -> list[str]:

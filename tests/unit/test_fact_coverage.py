@@ -135,7 +135,7 @@ def test_a_bracket_that_tells_the_day_again_is_the_day() -> None:
     ("question", "language", "facts"),
     [
         ("Le 4 mai on va visiter les jardins en famille. Est-ce que ça vaut le coup ?", "fr", GARDEN_HOURS),
-        ("We'll visit the palace on Friday 8 May. Where can we leave a pushchair?", "en", HOURS),
+        ("We'll visit the palace on Friday 8 May. Where should we start?", "en", HOURS),
         ("Am 25. Juli besuchen wir das Schloss. Was sollten wir unbedingt sehen?", "de", HOURS),
     ],
 )
@@ -198,3 +198,46 @@ def test_needing_a_ticket_on_a_day_is_covered_by_the_free_entry_line() -> None:
 
 def test_a_place_written_in_katakana_is_that_place_in_japanese() -> None:
     assert covered("土曜日、ガーデンは何時に閉まりますか？", "ja", GARDEN_HOURS)
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "facts", "topic"),
+    [
+        ("Le château est-il ouvert dimanche pour prendre des photos ?", "fr", HOURS, "photo"),
+        ("Is the palace open on Saturday for a smoke break outside?", "en", HOURS, "smoking"),
+        ("¿Los jardines abren el lunes con lluvia?", "es", GARDEN_HOURS, "rain"),
+        ("Ab wann fährt der Aufzug im Schloss?", "de", HOURS, "lift"),
+        ("Quando apre la Reggia per vedere la collezione di dipinti?", "it", HOURS, "painting"),
+    ],
+)
+def test_a_topic_of_its_own_the_line_does_not_state_leaves_it_uncovered(
+    question: str, language: str, facts: StatedFacts, topic: str
+) -> None:
+    """A glossary concept with no role is a topic of its own (the roles file's definition): a line
+    of hours or prices does not answer what the question asks of it."""
+    assert topic in unexplained(question, language, facts)
+    assert not covered(question, language, facts)
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "facts"),
+    [
+        ("Peut-on se promener dans le parc le 1er mai ?", "fr", StatedFacts(frozenset({"park"}), frozenset({"closed"}))),
+        ("Can we walk into the gardens on Christmas Day?", "en", StatedFacts(frozenset({"gardens"}), frozenset({"closed"}))),
+        ("Wir kommen am Samstag an: ab wann darf man ins Schloss?", "de", HOURS),
+        ("Em que horário se pode entrar no palácio na terça?", "pt", HOURS),
+    ],
+)  # fmt: skip
+def test_how_the_visitor_comes_is_the_question_s_form_not_a_topic(
+    question: str, language: str, facts: StatedFacts
+) -> None:
+    """Walking, being allowed in, arriving: how a visit is said, which the line's place and day answer."""
+    assert covered(question, language, facts)
+
+
+def test_a_visitor_named_where_no_word_asks_the_facts_is_what_the_question_is_about() -> None:
+    dog = StatedFacts(frozenset({"park"}), frozenset({"closed"}))
+    assert not covered("Notre chien peut-il venir au parc dimanche ?", "fr", dog)
+    assert not covered("Kann unser Hund am Sonntag mit in den Park?", "de", dog)
+    # the same visitor beside a word asking the hours is the visitor's circumstance
+    assert covered("On vient avec notre chien : le parc ouvre à quelle heure dimanche ?", "fr", dog)

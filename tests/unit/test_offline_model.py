@@ -509,3 +509,16 @@ def test_a_sentence_on_the_asked_months_season_outranks_one_on_other_months(part
     best = read_parts([part], language, pool)[0].ranked[0][1]
 
     assert "basse saison" in best.text
+
+
+def test_a_stated_line_must_account_for_the_whole_message_not_the_parts_searched() -> None:
+    """The answer reads the knowledge base's parts of a turn; the coverage check reads all of it: the
+    message as written, or a follow-up completed with what it leaves unsaid."""
+    model = OfflineChatModel()
+    message = "On arrive en train samedi : le château ouvre à quelle heure ?"
+    alone = model._gathered([HumanMessage(message)])
+    assert alone.whole_question == message
+
+    earlier = "Quel est le prix du billet du château ?"
+    follow_up = model._gathered([HumanMessage(earlier), AIMessage("21 €"), HumanMessage("Et dimanche ?")])
+    assert follow_up.whole_question == follow_up.question != "Et dimanche ?"
