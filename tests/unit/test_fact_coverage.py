@@ -13,6 +13,8 @@ GARDEN_HOURS = StatedFacts(places=frozenset({"gardens"}), aspects=frozenset({"ho
 PRICE = StatedFacts(places=frozenset({"palace"}), aspects=frozenset({"price"}))
 FREE = StatedFacts(places=frozenset({"gardens"}), aspects=frozenset({"free"}))
 TRIANON_HOURS = StatedFacts(places=frozenset({"trianon"}), aspects=frozenset({"hours"}))
+PARK_CLOSED = StatedFacts(places=frozenset({"park"}), aspects=frozenset({"closed"}))
+GARDENS_CLOSED = StatedFacts(places=frozenset({"gardens"}), aspects=frozenset({"closed"}))
 
 
 @pytest.mark.parametrize(
@@ -222,12 +224,12 @@ def test_a_topic_of_its_own_the_line_does_not_state_leaves_it_uncovered(
 @pytest.mark.parametrize(
     ("question", "language", "facts"),
     [
-        ("Peut-on se promener dans le parc le 1er mai ?", "fr", StatedFacts(frozenset({"park"}), frozenset({"closed"}))),
-        ("Can we walk into the gardens on Christmas Day?", "en", StatedFacts(frozenset({"gardens"}), frozenset({"closed"}))),
+        ("Peut-on se promener dans le parc le 1er mai ?", "fr", PARK_CLOSED),
+        ("Can we walk into the gardens on Christmas Day?", "en", GARDENS_CLOSED),
         ("Wir kommen am Samstag an: ab wann darf man ins Schloss?", "de", HOURS),
         ("Em que horário se pode entrar no palácio na terça?", "pt", HOURS),
     ],
-)  # fmt: skip
+)
 def test_how_the_visitor_comes_is_the_question_s_form_not_a_topic(
     question: str, language: str, facts: StatedFacts
 ) -> None:
@@ -236,8 +238,7 @@ def test_how_the_visitor_comes_is_the_question_s_form_not_a_topic(
 
 
 def test_a_visitor_named_where_no_word_asks_the_facts_is_what_the_question_is_about() -> None:
-    dog = StatedFacts(frozenset({"park"}), frozenset({"closed"}))
-    assert not covered("Notre chien peut-il venir au parc dimanche ?", "fr", dog)
-    assert not covered("Kann unser Hund am Sonntag mit in den Park?", "de", dog)
+    assert not covered("Notre chien peut-il venir au parc dimanche ?", "fr", PARK_CLOSED)
+    assert not covered("Kann unser Hund am Sonntag mit in den Park?", "de", PARK_CLOSED)
     # the same visitor beside a word asking the hours is the visitor's circumstance
-    assert covered("On vient avec notre chien : le parc ouvre à quelle heure dimanche ?", "fr", dog)
+    assert covered("On vient avec notre chien : le parc ouvre à quelle heure dimanche ?", "fr", PARK_CLOSED)
