@@ -27,7 +27,14 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from agents.offline.reading.asked import WHEN, aspect_spans, aspects_asked, place_spans, ticket_cues
+from agents.offline.reading.asked import (
+    WHEN,
+    asks_when,
+    aspect_spans,
+    aspects_asked,
+    place_spans,
+    ticket_cues,
+)
 from agents.offline.reading.question_parts import question_parts
 from agents.offline.reading.slots import day_modifiers, places_in
 from agents.offline.reading.visitor import visitor_spans
@@ -77,7 +84,7 @@ def covered(question: str, language: str, facts: StatedFacts) -> bool:
         part for part in parts if aspects_asked(part, language, dated=True)
     ]  # the parts whose words ask an aspect; else those asking to visit on a day; else the question
     # no word asks the facts anything, nor when: the aspect was read from the meaning
-    inferred = not asking and not any(_asks_the_facts(part, language) for part in parts)
+    inferred = not asking and not any(asks_when(part, language) for part in parts)
     asking = asking or parts[:1]
     asked, told = asked_sentences(question)
     if aspects_asked(told, language, dated=True) and not _asks_the_facts(asked, language):
