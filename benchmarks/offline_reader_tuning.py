@@ -6,10 +6,12 @@ Usage: python -m benchmarks.offline_reader_tuning [--index DIR] [--questions FIL
 The agent runs once per question (offline model, offline tools) and its final evidence is kept;
 the reader then re-reads that evidence under every combination of the values given (names:
 ``threshold`` (a sentence's score to be quoted), ``answerable`` (the answerability a part needs),
-``quoted`` (sentences per part), ``close`` (share of the best score), or a weight ``dense``,
-``needs``, ``type``, ``retrieval``) and each setting is scored on both halves: facts in the answer
-(fact and multi questions), out-of-scope questions declined, in-scope fact questions declined and
-headline precision. Keep a setting only when the "check" half does not get worse.
+``quoted`` (sentences per part), ``close`` (share of the best score), ``translated`` (sentences
+whose words translate the question's), ``embedded`` (sentences embedded per part), or a weight
+``dense``, ``needs``, ``type``, ``retrieval``) and each setting is scored on both halves: facts in
+the answer (fact and multi questions), out-of-scope questions declined, in-scope fact questions
+declined and headline precision, with the answers' mean length (more text finds more). Keep a
+setting only when the "check" half does not get worse.
 
 ``--fit`` fits the answerability model (agents/offline/answerability.py) instead: a logistic model
 of its signals, on the tune half's parts (parts of in-scope questions against parts of
@@ -44,6 +46,8 @@ from agents.service import AgentService
 from benchmarks._common import BENCH_INDEX, EVAL_SETS, QUESTIONS, half_of, offline_service, save_result
 from rag.embeddings import PassageVectorCache
 from rag.evaluate import found_aspects, read_jsonl
+
+INTEGERS = {"quoted", "translated", "embedded"}
 
 
 def gather(service: AgentService, questions: list[dict[str, Any]]) -> list[Gathered]:
@@ -93,6 +97,7 @@ def score(questions: list[dict[str, Any]], answers: Sequence[tuple[str, str]]) -
             "declined_facts": _share([k == "not_found" for q, (_, k) in rows if q["type"] == "fact"]),
             "headline_precision": _share(heads),
             "headlines": len(heads),
+            "chars": round(sum(len(t) for _, (t, _) in rows) / max(len(rows), 1)),  # more text finds more
         }
     return out
 
@@ -183,14 +188,14 @@ def main() -> None:
     results = []
     constants = {
         "threshold": "ANSWER_THRESHOLD", "answerable": "ANSWERABLE_FROM", "quoted": "QUOTED_PER_PART",
-        "close": "CLOSE_TO_BEST",
+        "close": "CLOSE_TO_BEST", "translated": "TRANSLATED_FROM_BEST", "embedded": "EMBEDDED_PER_PART",
     }  # fmt: skip
     defaults = {**{name: getattr(reader, constant) for name, constant in constants.items()}, **reader.WEIGHTS}
     for combination in itertools.product(*grid.values()):
         setting = dict(zip(grid, combination, strict=True))
         for name, constant in constants.items():
             value = setting.get(name, defaults[name])
-            setattr(reader, constant, int(value) if name == "quoted" else value)
+            setattr(reader, constant, int(value) if name in INTEGERS else value)
         reader.WEIGHTS.update({k: setting.get(k, defaults[k]) for k in reader.WEIGHTS})
         answers = []
         for gathered in contexts:

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from agents.answer.sentences import Candidate, Need, met, needs_of
+from agents.answer.sentences import Candidate, Need, around, met, needs_of
 from agents.offline.reading.question_parts import concepts_and_words, part_kinds
 from agents.offline.word_translation import translations
 from agents.visit_calendar.facts import CALENDAR_SEASONS, season_months
@@ -83,15 +83,19 @@ def part_needs(part: str, language: str, target: str) -> list[Need]:
     return needs_of(*concepts_and_words(part, language), target)
 
 
-def need_coverage(needs: Sequence[Need], pool: Sequence[Candidate]) -> list[float]:
-    """For each candidate, the IDF-weighted share of ``needs`` it meets (headings count half)."""
+def need_coverage(
+    needs: Sequence[Need], pool: Sequence[Candidate], everything: Sequence[Candidate] | None = None
+) -> list[float]:
+    """For each candidate, the IDF-weighted share of ``needs`` it meets; its passage's headings and,
+    within ``everything`` (the whole evidence), the sentence before it in its section count half."""
     weights = [math.log(1 + len(pool) / (1 + sum(met(n, c.stems) for c in pool))) for n in needs]
     total = sum(weights) or 1.0
     scored = [(n, w) for n, w in zip(needs, weights, strict=True)]
+    near = [around(c, everything) if everything is not None else c.context for c in pool]
     return [
-        sum(w if met(n, c.stems) else w / 2 if met(n, c.context) else 0 for n, w in scored) / total
+        sum(w if met(n, c.stems) else w / 2 if met(n, beside) else 0 for n, w in scored) / total
         if any(met(n, c.stems) for n in needs) else 0.0
-        for c in pool
+        for c, beside in zip(pool, near, strict=True)
     ]  # fmt: skip
 
 
@@ -129,7 +133,7 @@ def read_parts(
             needs = part_needs(part, language, target)
             if target != language and embed_queries is not None:
                 needs = _translated_needs(part, language, target, needs, members, embed_queries)
-            coverage = need_coverage(needs, members)
+            coverage = need_coverage(needs, members, pool)
             for i, covered in zip(group, coverage, strict=True):
                 scores[i] = (
                     WEIGHTS["needs"] * covered
