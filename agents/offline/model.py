@@ -81,7 +81,8 @@ class OfflineChatModel(BaseChatModel):
         queries = self.embedder.embed_queries if self.embedder is not None else None
         # Only the answer weighs the knowledge base's parts beside what a tool answered.
         searched = not structured and bool(gathered.queries)
-        reading = reply.Reading.of(gathered, self.kb_language, queries, self._vectors, searched)
+        checks = self._read([*gathered.earlier, gathered.question]).knowledge_base.beside_tool
+        reading = reply.Reading.of(gathered, self.kb_language, queries, self._vectors, searched, checks)
         if structured:
             name = structured[0]
             return AIMessage(content="", tool_calls=[router.tool_call(name, STRUCTURED[name](reading), 0)])

@@ -55,9 +55,12 @@ class Reading:
         embed_queries: reader.Embed | None,
         vectors: PassageVectorCache | None,
         searched: bool = False,
+        checks_a_tool: bool = False,
     ) -> Reading:
         """``gathered`` read; ``searched``: the knowledge base was asked besides the tools, so its
-        parts are read even when a tool answered."""
+        parts are read even when a tool answered; ``checks_a_tool``: it was asked only because the
+        turn was read as a tool's by a narrow margin, so when a tool answered (not a past day, say), the
+        parts the evidence does not answer are left out (the tool answered them), not said missing."""
         asked_in = reply_language(gathered.question, gathered.language)
         parts = asked = question_parts(gathered.question, asked_in)
         calendar = [r for r in gathered.tool_results if r.tool == CALENDAR_TOOL]
@@ -86,6 +89,11 @@ class Reading:
                     and (not part.kinds or type_match(part.kinds, c.text))
                 ]  # fmt: skip
             part.answerable = answerability(part, pool, asked_in)
+        told = any(
+            r.status == "ok" and r.summary.strip() for r in gathered.tool_results if r.tool != CALENDAR_TOOL
+        )
+        if checks_a_tool and told:
+            readings = [part for part in readings if part.answered]
         return cls(gathered, kb_language, readings, summaries, pool, stated, len(asked), facts_cover)
 
 

@@ -115,6 +115,24 @@ def test_a_weather_question_is_read_as_weather_with_its_day(index: IntentIndex, 
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Wird es am Donnerstag, den 11. März 2027 regnen?", "11. März 2027"),
+        ("¿Hará sol el sábado 3 de abril de 2027?", "3 de abril de 2027"),
+        ("Quel temps fera-t-il le dimanche 4 avril ?", "4 avril"),
+    ],
+)
+def test_a_weekday_said_with_its_date_is_that_date_for_the_forecast(
+    index: IntentIndex, text: str, day: str
+) -> None:
+    """Not the coming weekday: the forecast is asked for the day of the month (and year) written."""
+    request = read_turn(text, None, None, index)
+
+    assert request.weather is not None and request.weather.day == day
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_route_question_is_read_as_travel_from_its_origin(index: IntentIndex, language: str) -> None:
     text, origin = TRAVEL[language]

@@ -21,7 +21,7 @@ from agents.offline.reading.request import (
     WeatherSlots,
 )
 from agents.offline.reading.visitor import visitor_in, visitor_spans
-from agents.tools.day_phrases import day_in
+from agents.tools.day_phrases import date_phrase_in, day_in
 from agents.tools.travel.tool import parse_mode
 from rag.lexicon.concepts import (
     concept_name,
@@ -79,8 +79,14 @@ def read_turn(
         topics = [
             topic for topic in TOPICS if (topic in topics or topic == "knowledge_base") and topic != "travel"
         ]
+    narrow = any(s.best in topics and not s.tool_alone for s in scores)
+    beside_tool = "knowledge_base" not in topics and narrow
+    if beside_tool:  # a tool read by a narrow margin: the knowledge base is searched too
+        topics = [topic for topic in TOPICS if topic in topics or topic == "knowledge_base"]
     asked = [
-        p for p, s in zip(parts, scores, strict=True) if s.best == "knowledge_base" or s.best not in topics
+        p
+        for p, s in zip(parts, scores, strict=True)
+        if s.best == "knowledge_base" or s.best not in topics or not s.tool_alone
     ]
     search = message if len(asked) in (0, len(parts)) else " ".join(asked)
     own = TurnRequest(
@@ -91,6 +97,7 @@ def read_turn(
             search=search,
             queries=question_parts(search, language),
             aspects=index.aspects(search),
+            beside_tool=beside_tool,
         ),
         weather=_weather(said) if "weather" in topics else None,
         travel=_travel(message, said, language) if "travel" in topics else None,
@@ -181,6 +188,12 @@ def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
     return scores
 
 
+def _day_said(text: str) -> str | None:
+    """The day ``text`` names, as precisely as it says it: "Thursday 5 February 2026" is that date,
+    not the coming Thursday."""
+    return date_phrase_in(text) if day_in(text) else None
+
+
 def _said(message: str, parts: list[str], scores: list[TopicScores], language: str) -> Said:
     """The slot values named: the weather's place in the parts about weather, the rest anywhere."""
     weather_text = " ".join(p for p, s in zip(parts, scores, strict=True) if s.best == "weather") or message
@@ -189,7 +202,7 @@ def _said(message: str, parts: list[str], scores: list[TopicScores], language: s
     named = slots.places_in(weather_text)  # a weather part's place is not an origin ("in Giverny")
     elsewhere = [m for m in named if not m.is_versailles and not (travel_text and m.spelling == origin)]
     return Said(
-        day=day_in(weather_text) or day_in(message),
+        day=_day_said(weather_text) or _day_said(message),
         place=(slots.weather_spelling(elsewhere[0]) or elsewhere[0].spelling) if elsewhere else None,
         place_far=bool(elsewhere) and slots.weather_spelling(elsewhere[0]) is None,
         origin=origin,
