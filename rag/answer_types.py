@@ -96,7 +96,8 @@ def answer_types() -> tuple[AnswerType, ...]:
         AnswerType(
             "area",
             cues["area"],
-            re.compile(r"\d+(?:[.,]\d+)? ?(?:hectares?|ha|m2|m²|km2|km²|metres carres)"),
+            # "m 2": the corpus's m² with its superscript flattened
+            re.compile(r"\d+(?:[.,]\d+)? ?(?:hectares?|ha|k?m ?2\b|k?m²|metres carres)"),
         ),
     )
     if set(cues) != (names := {kind.name for kind in types}):

@@ -68,6 +68,7 @@ def test_no_expected_type_scores_zero() -> None:
         ("distance", "Versailles est à 20 km de Paris."),
         ("superficie", "Le parc s'étend sur 800 hectares."),
         ("superficie", "La galerie mesure 73 m²."),
+        ("superficie", "Le Château compte 700 pièces, réparties sur 51 000 m 2."),  # a flattened "m²"
     ],
 )
 def test_passage_holding_the_value_matches(query: str, passage: str) -> None:
@@ -83,6 +84,7 @@ def test_passage_holding_the_value_matches(query: str, passage: str) -> None:
         ("combien", "Le parc compte de nombreux bassins."),
         ("distance", "Versailles est proche de Paris."),
         ("superficie", "Le parc est très grand."),
+        ("superficie", "Salle 2 au premier étage, puis 12 m 20 de couloir."),
     ],
 )
 def test_passage_without_the_value_does_not_match(query: str, passage: str) -> None:
