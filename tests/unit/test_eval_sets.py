@@ -54,6 +54,7 @@ def turns() -> list[tuple[str, dict[str, Any]]]:
         "out_of_scope_unseen.jsonl",
         "visit_facts.jsonl",
         "visit_facts_negatives.jsonl",
+        "dated_routes.jsonl",
     ],
 )
 def test_ids_are_unique_and_both_halves_hold_every_language(name: str) -> None:

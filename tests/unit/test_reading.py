@@ -175,6 +175,25 @@ def test_a_question_asking_both_tools_calls_both(index: IntentIndex) -> None:
     assert _tools(request) == {"get_weather", "get_travel_info"}
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Comment venir depuis la gare Montparnasse samedi prochain ?",
+        "Wie kommen wir am Sonntag, 3. August 2025 vom Gare de Lyon zum Schloss?",
+        "下周六我们从卢浮宫出发，怎么去凡尔赛宫？",
+    ],
+)
+def test_a_route_asked_for_a_day_also_searches_the_knowledge_base(index: IntentIndex, text: str) -> None:
+    """The travel tool's routes hold no day; works or a strike that day are the knowledge base's. The
+    route comes first, and the search asks nothing of the visit calendar."""
+    request = read_turn(text, None, None, index)
+
+    called = [name for name, _ in calls_for(request, TOOLS | {"get_visit_calendar"})]
+    assert called[0] == "get_travel_info" and "search_knowledge_base" in called
+    assert "get_visit_calendar" not in called
+
+
 # --- ellipsis ---------------------------------------------------------------------------------
 
 

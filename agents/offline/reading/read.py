@@ -80,13 +80,15 @@ def read_turn(
             topic for topic in TOPICS if (topic in topics or topic == "knowledge_base") and topic != "travel"
         ]
     narrow = any(s.best in topics and not s.tool_alone for s in scores)
-    beside_tool = "knowledge_base" not in topics and narrow
-    if beside_tool:  # a tool read by a narrow margin: the knowledge base is searched too
+    # a route asked for a day: the travel tool's routes hold no day, the knowledge base's works do
+    dated_route = any(s.best == "travel" and day_in(p) for p, s in zip(parts, scores, strict=True))
+    beside_tool = "knowledge_base" not in topics and (narrow or dated_route)
+    if beside_tool:  # the knowledge base is searched too
         topics = [topic for topic in TOPICS if topic in topics or topic == "knowledge_base"]
     asked = [
         p
         for p, s in zip(parts, scores, strict=True)
-        if s.best == "knowledge_base" or s.best not in topics or not s.tool_alone
+        if s.best == "knowledge_base" or s.best not in topics or not s.tool_alone or dated_route
     ]
     search = message if len(asked) in (0, len(parts)) else " ".join(asked)
     own = TurnRequest(
