@@ -58,8 +58,8 @@ class Reading:
         checks_a_tool: bool = False,
     ) -> Reading:
         """``gathered`` read; ``searched``: the knowledge base was asked besides the tools, so its
-        parts are read even when a tool answered; ``checks_a_tool``: it was asked only because the
-        turn was read as a tool's by a narrow margin, so when a tool answered (not a past day, say), the
+        parts are read even when a tool answered; ``checks_a_tool``: it was asked only beside a tool
+        (``KnowledgeBaseSlots.beside_tool``), so when the tool answered (not a past day, say), the
         parts the evidence does not answer are left out (the tool answered them), not said missing."""
         asked_in = reply_language(gathered.question, gathered.language)
         parts = asked = question_parts(gathered.question, asked_in)

@@ -92,8 +92,8 @@ def calendar_calls(request: TurnRequest, tools: set[str]) -> list[Call]:
     estate, for the day it names if any (a follow-up such as "and on Monday?" asks what its subject
     asked). Only the parts for the knowledge base count: "how many degrees on Sunday?" asks the
     weather, not a price, and a day named in a weather part is the forecast's. Another site ("the
-    Eiffel Tower", "la Reggia di Caserta") is never asked of the estate's facts, nor a turn read as a
-    tool's by a narrow margin, whose knowledge-base search only checks that reading."""
+    Eiffel Tower", "la Reggia di Caserta") is never asked of the estate's facts, nor a tool's turn
+    the knowledge base is searched beside (``KnowledgeBaseSlots.beside_tool``)."""
     kb = request.knowledge_base
     if "get_visit_calendar" not in tools or "knowledge_base" not in request.topics or kb.beside_tool:
         return []

@@ -79,16 +79,14 @@ def read_turn(
         topics = [
             topic for topic in TOPICS if (topic in topics or topic == "knowledge_base") and topic != "travel"
         ]
-    narrow = any(s.best in topics and not s.tool_alone for s in scores)
-    # a route asked for a day: the travel tool's routes hold no day, the knowledge base's works do
-    dated_route = any(s.best == "travel" and day_in(p) for p, s in zip(parts, scores, strict=True))
-    beside_tool = "knowledge_base" not in topics and (narrow or dated_route)
+    checked = [_checked(part, s, topics) for part, s in zip(parts, scores, strict=True)]
+    beside_tool = "knowledge_base" not in topics and any(checked)
     if beside_tool:  # the knowledge base is searched too
         topics = [topic for topic in TOPICS if topic in topics or topic == "knowledge_base"]
     asked = [
         p
-        for p, s in zip(parts, scores, strict=True)
-        if s.best == "knowledge_base" or s.best not in topics or not s.tool_alone or dated_route
+        for p, s, check in zip(parts, scores, checked, strict=True)
+        if s.best == "knowledge_base" or s.best not in topics or check
     ]
     search = message if len(asked) in (0, len(parts)) else " ".join(asked)
     own = TurnRequest(
@@ -188,6 +186,15 @@ def _weighed(part: str, scores: TopicScores, language: str) -> TopicScores:
     if not day_in(part) or asks_facts:  # a day's opening or price is no forecast's
         scores = scores.plus("weather", -UNMARKED_PENALTY)
     return scores
+
+
+def _checked(part: str, scores: TopicScores, topics: Sequence[str]) -> bool:
+    """Whether a part read as a tool's is searched in the knowledge base too: the tool was read by a
+    narrow margin, or it is a route asked for a day (the travel tool's routes hold no day; works or a
+    strike that day are the knowledge base's)."""
+    if scores.best == "knowledge_base" or scores.best not in topics:
+        return False
+    return not scores.tool_alone or (scores.best == "travel" and day_in(part) is not None)
 
 
 def _day_said(text: str) -> str | None:

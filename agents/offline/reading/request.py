@@ -42,7 +42,8 @@ class KnowledgeBaseSlots(BaseModel):
     search: str  # the turn made standalone: a follow-up's words completed by the subject
     queries: list[str] = Field(default_factory=list)  # what to search, one query per need
     aspects: list[str] = Field(default_factory=list)  # what it asks of the visit facts, by meaning
-    # searched only because a tool was read by a narrow margin: its words ask the visit facts nothing
+    # searched only beside a tool (read by a narrow margin, or a route on a day): they ask the visit
+    # facts nothing, and what the evidence does not answer is left to the tool
     beside_tool: bool = False
 
 
