@@ -179,9 +179,9 @@ def test_a_question_asking_both_tools_calls_both(index: IntentIndex) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Comment venir depuis la gare Montparnasse samedi prochain ?",
-        "Wie kommen wir am Sonntag, 3. August 2025 vom Gare de Lyon zum Schloss?",
-        "下周六我们从卢浮宫出发，怎么去凡尔赛宫？",
+        "Par où passer pour venir de la gare de l'Est mardi prochain ?",
+        "Wie fahren wir am Samstag, 9. August 2025 vom Gare du Nord zum Schloss?",
+        "下周日从埃菲尔铁塔出发，坐什么车去凡尔赛宫？",
     ],
 )
 def test_a_route_asked_for_a_day_also_searches_the_knowledge_base(index: IntentIndex, text: str) -> None:
