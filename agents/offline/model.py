@@ -71,7 +71,7 @@ class OfflineChatModel(BaseChatModel):
                 return AIMessage(content="")  # the tools have answered: on to the evidence checks
             said = [m.text for m in messages if isinstance(m, HumanMessage)]
             return router.route(self._read(said), tools)
-        gathered = self._gathered(messages)
+        gathered, request = self._gathered_as_read(messages)
         if self.embedder is not None and self._vectors is None:
             self._vectors = PassageVectorCache(
                 self.embedder.embed_documents, store=self.sentence_store, name=self.embedder.name
@@ -81,7 +81,7 @@ class OfflineChatModel(BaseChatModel):
         queries = self.embedder.embed_queries if self.embedder is not None else None
         # Only the answer weighs the knowledge base's parts beside what a tool answered.
         searched = not structured and bool(gathered.queries)
-        checks = self._read([*gathered.earlier, gathered.question]).knowledge_base.beside_tool
+        checks = request.knowledge_base.beside_tool
         reading = reply.Reading.of(gathered, self.kb_language, queries, self._vectors, searched, checks)
         if structured:
             name = structured[0]
@@ -101,11 +101,16 @@ class OfflineChatModel(BaseChatModel):
         """What was gathered for the turn, as the answer reads it: the question made standalone (a
         follow-up completed from the visitor's earlier messages, the knowledge base's parts only),
         and the whole of what the turn asks."""
+        return self._gathered_as_read(messages)[0]
+
+    def _gathered_as_read(self, messages: Sequence[BaseMessage]) -> tuple[Gathered, TurnRequest]:
+        """``_gathered``, with the request its question was read as."""
         said: list[str] = [m.text for m in messages if isinstance(m, HumanMessage)] or [""]
         gathered = read_gathered(messages) or Gathered(question=said[-1], earlier=said[:-1])
         request = self._read([*gathered.earlier, gathered.question])
         whole = request.question if request.elliptical else gathered.question
-        return gathered.model_copy(update={"question": request.question, "whole_question": whole})
+        update = {"question": request.question, "whole_question": whole}
+        return gathered.model_copy(update=update), request
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
