@@ -16,7 +16,12 @@ was read from the meaning, "can our dog come on Saturday?"), a visitor it names 
 about, whatever the aspect. Words outside the glossary are left to the question's phrasing: the
 knowledge base uses many of them too, so finding them in the evidence does not tell a subject from a
 visitor's circumstance (tried on the visit-facts set: 16 of its 108 answers lost their right first
-lines). The whole turn is read (the message, or a follow-up completed), not only the parts searched.
+lines). The day is accounted for by a line for that day; lines on no day (a season's hours, a price, the
+weekly closing) account for a day the question names, anywhere in it, unless a price is asked (what a
+visitor pays turns on the day: the first Sundays are free), a closing is asked on a weekday no line
+answering it names ("closed on Tuesdays?" is not answered by "closed every Monday"), or the weekday
+is one only a line beside them names (the hours asked "on Mondays", beside the weekly closing).
+The whole turn is read (the message, or a follow-up completed), not only the parts searched.
 The lines are in bold only when every part of the question that asks them something is covered;
 otherwise the evidence comes first and the lines follow it, plainly.
 """
@@ -41,6 +46,7 @@ from agents.offline.reading.visitor import visitor_spans
 from agents.tools.day_phrases import day_spans
 from agents.tools.travel.tool import parse_mode
 from rag.bm25 import tokenizer_for
+from rag.lexicon.calendar_names import weekdays_named
 from rag.lexicon.concepts import concept_name, found_in, roles, subject_kind
 from rag.lexicon.folding import blanked, fold
 from rag.lexicon.glossary import Concept
@@ -72,6 +78,9 @@ class StatedFacts:
     places: frozenset[str]
     aspects: frozenset[str]
     for_the_visitor: bool = False
+    on_a_day: bool = False  # a line is for the day asked (the calendar placed it), not on no day
+    weekdays: frozenset[int] = frozenset()  # the weekdays the lines answering what is asked name
+    weekdays_beside: frozenset[int] = frozenset()  # those only the lines shown beside them name
 
 
 def covered(question: str, language: str, facts: StatedFacts) -> bool:
@@ -91,6 +100,8 @@ def covered(question: str, language: str, facts: StatedFacts) -> bool:
         return False  # the facts were read in the scene the visitor sets, not in what they ask
     if any(_names_a_vehicle(s, language, facts) for s in _SENTENCE.findall(question) if _holds(s, asking)):
         return False  # "the bus between the station and the palace": asked of it, whatever part asks
+    if _day_unaccounted(question, facts):
+        return False  # the day is named anywhere: in the scene ("We come on a Sunday. Is it free?") too
     return all(not unexplained(part, language, facts, inferred) for part in asking)
 
 
@@ -151,6 +162,22 @@ def unexplained(part: str, language: str, facts: StatedFacts, inferred: bool = F
     if facts.aspects & PRICED and not facts.for_the_visitor and _states_an_age(part, language):
         left.append("age")
     return left
+
+
+def _day_unaccounted(question: str, facts: StatedFacts) -> bool:
+    """Whether lines on no day leave the day ``question`` names unaccounted for: a price asked (what
+    a visitor pays turns on the day, the first Sundays being free, and the lines hold no day); a
+    closing asked on a weekday no line answering it names (the weekly closing answers "on Mondays",
+    not "on a Tuesday"); a weekday only a line beside names (the hours asked "on Mondays", when the
+    weekly closing falls on them)."""
+    named = weekdays_named(question)
+    if not (named or day_spans(question)) or facts.on_a_day:
+        return False
+    if "price" in facts.aspects:
+        return True
+    if "closed" in facts.aspects and named - facts.weekdays:
+        return True
+    return bool(named & facts.weekdays_beside - facts.weekdays)
 
 
 def _asides_about(part: str, days: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -21,6 +21,7 @@ from agents.offline.reading.question_parts import concepts_and_words, question_p
 from agents.tools.travel.gazetteer import Gazetteer, Place
 from rag.answer_types import type_match
 from rag.embeddings import PassageVectorCache
+from rag.lexicon.calendar_names import weekdays_named
 from rag.lexicon.concepts import is_estate_place
 from rag.lexicon.languages import SUPPORTED_LANGUAGES, language_named_in
 from rag.lexicon.phrases import phrases, replies
@@ -128,8 +129,22 @@ def _facts_cover(gathered: Gathered, language: str) -> bool:
         places=frozenset(item.get("place", "") for item in items),
         aspects=frozenset(answered),
         for_the_visitor=any(item.get("visitor") for item in items),
+        on_a_day=any(r.result.get("days") for r in gathered.tool_results if r.tool == CALENDAR_TOOL),
+        weekdays=_weekdays(items, answered, answering=True),
+        weekdays_beside=_weekdays(items, answered, answering=False),
     )
     return covered(gathered.whole_question or gathered.question, language, facts)
+
+
+def _weekdays(items: list[dict[str, Any]], asked: set[str], answering: bool) -> frozenset[int]:
+    """The weekdays named by the facts' lines on no day that answer what was ``asked`` (or, not
+    ``answering``, by those shown beside them)."""
+    return frozenset(
+        day
+        for item in items
+        if "text" in item and _answers_asked(item, asked) == answering
+        for day in weekdays_named(item["text"])
+    )
 
 
 def stated_lines(gathered: Gathered, facts_cover: bool = True) -> list[str]:

@@ -50,9 +50,15 @@ def _between(folded: str, first: re.Match[str], second: re.Match[str]) -> str:
     return re.sub(r"\b\d{1,2}(?:er)?\b", "", folded[first.end() : second.start()])
 
 
+_PLURAL_ENDINGS = ("en", "s")  # a weekday in the plural: "lundis", "maandagen", "segundas-feiras"
+
+
 def _singular(name: str, *tables: dict[str, int]) -> str:
-    """ "lundis" -> "lundi" (a weekday in the plural: "fermé les lundis")."""
-    return name if any(name in table for table in tables) else name[:-1]
+    """ "lundis" -> "lundi", "maandagen" -> "maandag", "segundas-feiras" -> "segunda-feira" (a
+    weekday in the plural: "fermé les lundis")."""
+    base = name.replace("s-", "-")
+    candidates = [name, base, *(base[: -len(end)] for end in _PLURAL_ENDINGS if base.endswith(end))]
+    return next((c for c in candidates if any(c in table for table in tables)), name)
 
 
 @lru_cache(maxsize=1)
@@ -77,8 +83,12 @@ def month_names() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _calendar_pattern() -> re.Pattern[str]:
     months, days = _calendar_names()
-    names = sorted([*months, *days], key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")s?(?!\w)")
+    month_names = "|".join(map(re.escape, sorted(months, key=len, reverse=True)))
+    # a weekday's plural: an ending ("lundis", "maandagen"), each part's in a compound ("segundas-feiras")
+    day_names = "|".join(
+        re.escape(name).replace(r"\-", r"s?\-") for name in sorted(days, key=len, reverse=True)
+    )
+    return re.compile(rf"(?<!\w)(?:(?:{month_names})s?|(?:{day_names})(?:en|s)?)(?!\w)")
 
 
 def weekdays_named(text: str) -> set[int]:

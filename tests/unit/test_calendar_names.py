@@ -16,3 +16,10 @@ def test_weekdays_are_recognised_in_any_of_the_nine_languages() -> None:
 def test_a_japanese_or_chinese_weekday_is_found_inside_a_run_of_characters() -> None:
     assert weekdays_named("每月第一个星期日免费") == weekdays_named("毎月第1日曜日") == {6}
     assert weekdays_named("十一月") == set()  # a month, not a weekday
+
+
+def test_a_weekday_in_the_plural_is_that_weekday() -> None:
+    assert weekdays_named("gesloten op dinsdagen?") == {1}  # Dutch: "-en"
+    assert weekdays_named("nur an Samstagen") == {5}
+    assert weekdays_named("fechado às terças-feiras") == {1}  # Portuguese: each part of the compound
+    assert weekdays_named("Julien arrive en juillet") == set()  # an ending is only a weekday's

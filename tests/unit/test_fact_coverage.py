@@ -4,6 +4,8 @@ names a subject the line is not about. Phrasings written for this test, in sever
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from agents.offline.coverage import StatedFacts, asked_sentences, covered, unexplained
@@ -241,4 +243,45 @@ def test_a_visitor_named_where_no_word_asks_the_facts_is_what_the_question_is_ab
     assert not covered("Notre chien peut-il venir au parc dimanche ?", "fr", PARK_CLOSED)
     assert not covered("Kann unser Hund am Sonntag mit in den Park?", "de", PARK_CLOSED)
     # the same visitor beside a word asking the hours is the visitor's circumstance
-    assert covered("On vient avec notre chien : le parc ouvre à quelle heure dimanche ?", "fr", PARK_CLOSED)
+    on_sunday = replace(PARK_CLOSED, on_a_day=True)  # the calendar's line for that Sunday
+    assert covered("On vient avec notre chien : le parc ouvre à quelle heure dimanche ?", "fr", on_sunday)
+
+
+def _on_no_day(
+    aspect: str, answering: frozenset[int] = frozenset(), beside: frozenset[int] = frozenset()
+) -> StatedFacts:
+    """The palace's lines on no day, answering ``aspect``; the weekdays the lines answering it name,
+    and those the lines beside them name."""
+    return StatedFacts(
+        places=frozenset({"palace"}), aspects=frozenset({aspect}), weekdays=answering, weekdays_beside=beside
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Un samedi de décembre, le billet du château coûte combien ?", "fr"),
+        ("We come on a Sunday in February. How much is the palace then?", "en"),
+        ("日曜日に宮殿へ行くと入場料はいくらですか？", "ja"),
+    ],
+)
+def test_a_price_on_a_day_is_not_covered_by_lines_on_no_day(question: str, language: str) -> None:
+    """What a visitor pays turns on the day (the first Sundays are free): a price line on no day
+    does not account for the day named; a line for that day does."""
+    assert not covered(question, language, _on_no_day("price"))
+    on_the_day = StatedFacts(places=frozenset({"palace"}), aspects=frozenset({"price"}), on_a_day=True)
+    assert covered(question, language, on_the_day)
+
+
+def test_a_closing_on_a_weekday_no_answering_line_names_is_not_covered() -> None:
+    question = "Le château est-il fermé les jeudis en hiver ?"
+    assert not covered(question, "fr", _on_no_day("closed", answering=frozenset({0})))  # Mondays
+    assert covered(question, "fr", _on_no_day("closed", answering=frozenset({3})))  # Thursdays
+
+
+def test_hours_on_the_weekday_a_line_beside_names_are_not_covered() -> None:
+    """The hours asked on Mondays, when the weekly closing line beside them names Mondays: the hours do
+    not hold that day. On another weekday they do."""
+    monday_closing = _on_no_day("hours", beside=frozenset({0}))
+    assert not covered("Wann öffnet das Schloss montags?", "de", monday_closing)
+    assert covered("Wann öffnet das Schloss donnerstags?", "de", monday_closing)
