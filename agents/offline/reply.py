@@ -125,15 +125,17 @@ def _facts_cover(gathered: Gathered, language: str) -> bool:
     answered = {
         a for r in gathered.tool_results if r.tool == CALENDAR_TOOL for a in r.result.get("aspects") or []
     }
+    question = gathered.whole_question or gathered.question
     facts = StatedFacts(
         places=frozenset(item.get("place", "") for item in items),
         aspects=frozenset(answered),
         for_the_visitor=any(item.get("visitor") for item in items),
         on_a_day=any(r.result.get("days") for r in gathered.tool_results if r.tool == CALENDAR_TOOL),
-        weekdays=_weekdays(items, answered, answering=True),
+        weekdays=_weekdays(items, answered, answering=True)
+        | {d for i in _for_the_weekday(items, question) for d in weekdays_named(i["text"])},
         weekdays_beside=_weekdays(items, answered, answering=False),
     )
-    return covered(gathered.whole_question or gathered.question, language, facts)
+    return covered(question, language, facts)
 
 
 def _weekdays(items: list[dict[str, Any]], asked: set[str], answering: bool) -> frozenset[int]:
@@ -145,6 +147,13 @@ def _weekdays(items: list[dict[str, Any]], asked: set[str], answering: bool) -> 
         if "text" in item and _answers_asked(item, asked) == answering
         for day in weekdays_named(item["text"])
     )
+
+
+def _for_the_weekday(items: list[dict[str, Any]], question: str) -> list[dict[str, Any]]:
+    """The facts' lines on no day naming a weekday the question names ("closed every Monday" for
+    "open on Mondays?"): they, not the season's hours, answer it."""
+    named = weekdays_named(question)
+    return [i for i in items if "text" in i and named & weekdays_named(i.get("text") or "")] if named else []
 
 
 def stated_lines(gathered: Gathered, facts_cover: bool = True) -> list[str]:
@@ -160,13 +169,20 @@ def stated_lines(gathered: Gathered, facts_cover: bool = True) -> list[str]:
         if result.tool != CALENDAR_TOOL or result.status != "ok" or not result.summary.strip():
             continue
         asked = set(result.result.get("aspects") or [])
-        for item in [*result.result.get("days", []), *result.result.get("facts", [])]:
+        items = [*result.result.get("days", []), *result.result.get("facts", [])]
+        weekday = _for_the_weekday(items, gathered.whole_question or gathered.question)
+        for item in items:
             text = item.get("line") or item.get("text") or ""
             cited = "".join(f" [{numbers[c]}]" for c in item.get("cites", []) if c in numbers)
             if text and item.get("open") != "unknown":
-                bold = facts_cover and _answers_asked(item, asked)
-                lines.append(f"**{text}**{cited}" if bold else f"{text}{cited}")
-    return lines
+                answers = item in weekday if weekday else _answers_asked(item, asked)
+                lines.append(
+                    (
+                        not (facts_cover and answers),
+                        f"**{text}**{cited}" if facts_cover and answers else f"{text}{cited}",
+                    )
+                )
+    return [line for _, line in sorted(lines, key=lambda pair: pair[0])]  # the bold ones first
 
 
 def _answers_asked(item: dict[str, Any], asked: set[str]) -> bool:

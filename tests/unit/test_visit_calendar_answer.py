@@ -78,4 +78,37 @@ def test_only_the_facts_answering_what_was_asked_are_in_bold() -> None:
         "**Le Château, haute saison : 09:00–18:30.**",
         "Le Château : fermeture le lundi.",
     ]
-    assert lines(["closed"])[1] == "**Le Château : fermeture le lundi.**"
+    assert lines(["closed"]) == [
+        "**Le Château : fermeture le lundi.**",
+        "Le Château, haute saison : 09:00–18:30.",
+    ]
+
+
+def test_the_line_naming_the_weekday_asked_heads_the_answer() -> None:
+    """Hours asked "on Mondays": the weekly closing naming Monday answers it, in bold and first; the
+    season's hours, which do not hold that day, follow plainly. Asked on another weekday, the hours
+    head the answer."""
+
+    def lines(question: str) -> list[str]:
+        facts = [
+            {"text": "Le Château, haute saison : 09:00–18:30.", "answers": "hours", "cites": []},
+            {"text": "Le Château : fermeture le lundi.", "answers": "closed", "cites": []},
+        ]
+        result = {
+            "tool": "get_visit_calendar",
+            "status": "ok",
+            "summary": "\n".join(f["text"] for f in facts),
+            "result": {"facts": facts, "aspects": ["hours"]},
+        }
+        gathered = Gathered(question=question, language="fr", queries=[], tool_results=[result])
+        text = OfflineChatModel().invoke([SystemMessage("prompt"), gathered_message(gathered)]).text
+        return [line.strip() for line in text.splitlines()[:2]]
+
+    assert lines("Le château ouvre à quelle heure les lundis ?") == [
+        "**Le Château : fermeture le lundi.**",
+        "Le Château, haute saison : 09:00–18:30.",
+    ]
+    assert (
+        lines("Le château ouvre à quelle heure les jeudis ?")[0]
+        == "**Le Château, haute saison : 09:00–18:30.**"
+    )
