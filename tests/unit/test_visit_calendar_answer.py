@@ -53,32 +53,32 @@ def test_a_question_of_one_part_the_facts_answer_is_not_said_unanswered() -> Non
     assert "site officiel" not in text and "ne répond pas" not in text
 
 
+def _first_lines(question: str, aspects: list[str]) -> list[str]:
+    """The first two lines of the offline answer to ``question`` when the visit facts give the
+    palace's high-season hours and its weekly closing on no day, asked ``aspects``."""
+    facts = [
+        {"text": "Le Château, haute saison : 09:00–18:30.", "answers": "hours", "cites": []},
+        {"text": "Le Château : fermeture le lundi.", "answers": "closed", "cites": []},
+    ]
+    result = {
+        "tool": "get_visit_calendar",
+        "status": "ok",
+        "summary": "\n".join(f["text"] for f in facts),
+        "result": {"facts": facts, "aspects": aspects},
+    }
+    gathered = Gathered(question=question, language="fr", queries=[], tool_results=[result])
+    text = OfflineChatModel().invoke([SystemMessage("prompt"), gathered_message(gathered)]).text
+    return [line.strip() for line in text.splitlines()[:2]]
+
+
 def test_only_the_facts_answering_what_was_asked_are_in_bold() -> None:
     """Hours asked on no day: the hours head the answer in bold; the weekly closing shown beside
     them is stated plainly, cited too. Asked whether it closes, the closing is the headline."""
-
-    def lines(aspects: list[str]) -> list[str]:
-        facts = [
-            {"text": "Le Château, haute saison : 09:00–18:30.", "answers": "hours", "cites": []},
-            {"text": "Le Château : fermeture le lundi.", "answers": "closed", "cites": []},
-        ]
-        result = {
-            "tool": "get_visit_calendar",
-            "status": "ok",
-            "summary": "\n".join(f["text"] for f in facts),
-            "result": {"facts": facts, "aspects": aspects},
-        }
-        gathered = Gathered(
-            question="Horaires du château ?", language="fr", queries=[], tool_results=[result]
-        )
-        text = OfflineChatModel().invoke([SystemMessage("prompt"), gathered_message(gathered)]).text
-        return [line.strip() for line in text.splitlines()[:2]]
-
-    assert lines(["hours"]) == [
+    assert _first_lines("Horaires du château ?", ["hours"]) == [
         "**Le Château, haute saison : 09:00–18:30.**",
         "Le Château : fermeture le lundi.",
     ]
-    assert lines(["closed"]) == [
+    assert _first_lines("Horaires du château ?", ["closed"]) == [
         "**Le Château : fermeture le lundi.**",
         "Le Château, haute saison : 09:00–18:30.",
     ]
@@ -90,19 +90,7 @@ def test_the_line_naming_the_weekday_asked_heads_the_answer() -> None:
     head the answer."""
 
     def lines(question: str) -> list[str]:
-        facts = [
-            {"text": "Le Château, haute saison : 09:00–18:30.", "answers": "hours", "cites": []},
-            {"text": "Le Château : fermeture le lundi.", "answers": "closed", "cites": []},
-        ]
-        result = {
-            "tool": "get_visit_calendar",
-            "status": "ok",
-            "summary": "\n".join(f["text"] for f in facts),
-            "result": {"facts": facts, "aspects": ["hours"]},
-        }
-        gathered = Gathered(question=question, language="fr", queries=[], tool_results=[result])
-        text = OfflineChatModel().invoke([SystemMessage("prompt"), gathered_message(gathered)]).text
-        return [line.strip() for line in text.splitlines()[:2]]
+        return _first_lines(question, ["hours"])
 
     assert lines("Le château ouvre à quelle heure les lundis ?") == [
         "**Le Château : fermeture le lundi.**",
