@@ -22,6 +22,7 @@ DEFAULT_GLOSSARY = PROJECT_ROOT / "data" / "glossary" / "visitor_terms.toml"
 COMPOUNDING = frozenset({"de", "nl"})
 COMPOUND_LINKS = ("s", "n", "en", "e")  # between the two parts: "Führungs|zeiten", "Kutschen|museum"
 MIN_COMPOUND_PART = 4
+INFLECTED_FROM = 7  # the shortest term read with an inflection ending (German, Dutch)
 
 
 @dataclass(frozen=True)
@@ -86,21 +87,28 @@ class Glossary:
         return found
 
     def _in_compounds(self, folded: str, language: str) -> list[tuple[Concept, int, int]]:
-        """(concept, start, end) of the one-word terms a German or Dutch compound joins
-        ("kutschenmuseum": "kutschen" and "museum"), for words that are no term themselves."""
+        """(concept, start, end) of the one-word terms a German or Dutch word is with an inflection
+        ending ("schliessfachern": "schliessfacher") or that a compound joins ("kutschenmuseum":
+        "kutschen" and "museum"), for words that are no term themselves."""
         if language not in COMPOUNDING:
             return []
         words = self._one_word_terms(language)
         found = []
         for match in re.finditer(r"\w+", folded):
             word, start = match.group(), match.start()
-            if word in words or len(word) < 2 * MIN_COMPOUND_PART:
+            if word in words:
+                continue
+            if inflected := _inflected_term(word, words):
+                found += [(c, start, match.end()) for c in words[inflected]]
+                continue
+            if len(word) < 2 * MIN_COMPOUND_PART:
                 continue
             for cut in range(MIN_COMPOUND_PART, len(word) - MIN_COMPOUND_PART + 1):
                 tail = word[cut:]
-                if tail in words and (first := _term_before_link(word[:cut], words)):
+                term = tail if tail in words else _inflected_term(tail, words)
+                if term and (first := _term_before_link(word[:cut], words)):
                     found += [(c, start, start + len(first)) for c in words[first]]
-                    found += [(c, start + cut, match.end()) for c in words[tail]]
+                    found += [(c, start + cut, match.end()) for c in words[term]]
                     break
         return found
 
@@ -113,6 +121,14 @@ class Glossary:
                         words.setdefault(term, []).append(concept)
             self._words[language] = words
         return self._words[language]
+
+
+def _inflected_term(word: str, words: dict[str, list[Concept]]) -> str | None:
+    """The one-word term of at least ``INFLECTED_FROM`` letters that ``word`` is with one of the
+    endings that also link compounds ("schliessfachern", "openingstijden"); shorter terms are left
+    alone, their inflections too often another word ("grosse": "großen")."""
+    stems = (word[: len(word) - len(end)] for end in COMPOUND_LINKS if word.endswith(end))
+    return next((stem for stem in stems if len(stem) >= INFLECTED_FROM and stem in words), None)
 
 
 def _term_before_link(head: str, words: dict[str, list[Concept]]) -> str | None:

@@ -131,3 +131,27 @@ def test_a_word_is_read_as_a_compound_only_in_german_and_dutch_and_only_of_two_t
 
     assert glossary.translate("the coachesmuseum", ["en"], "fr") == []
     assert glossary.translate("Das Kutschenhaus", ["de"], "fr") == []  # "haus" is no term
+
+
+def _inflection_glossary() -> Glossary:
+    return Glossary(
+        [
+            Concept({"fr": ("horaires",), "de": ("offnungszeit",), "nl": ("openingstijd",)}),
+            Concept({"fr": ("dimanche",), "de": ("sonntag",), "nl": ("zondag",)}),
+            Concept({"fr": ("superficie",), "de": ("grosse",)}),
+            Concept({"fr": ("horaires",), "es": ("horario",)}),
+        ]
+    )
+
+
+def test_a_german_or_dutch_term_of_seven_letters_or_more_is_read_with_an_inflection_ending() -> None:
+    """The glossary holds one form; "-en", "-n", "-s" and "-e" (the endings that also link compounds)
+    are read after it, in a compound's last part too. A shorter term's inflection is too often another
+    word ("großen" is no "Größe"), and other languages keep their forms in the glossary."""
+    glossary = _inflection_glossary()
+
+    assert glossary.translate("Wat zijn de openingstijden?", ["nl"], "fr") == ["horaires"]
+    assert glossary.translate("Die Öffnungszeiten bitte", ["de"], "fr") == ["horaires"]
+    assert set(glossary.translate("Die Sonntagsöffnungszeiten?", ["de"], "fr")) == {"dimanche", "horaires"}
+    assert glossary.translate("Im großen Park", ["de"], "fr") == []
+    assert glossary.translate("¿Cuáles son los horarios?", ["es"], "fr") == []
