@@ -159,7 +159,9 @@ def _for_the_weekday(items: list[dict[str, Any]], question: str) -> list[dict[st
 def stated_lines(gathered: Gathered, facts_cover: bool = True) -> list[str]:
     """The lines that head the answer, with their citation: the official answers matched, else the
     visit facts' lines (an official answer valid that day overrides them); in bold, what answers the
-    question, when the facts account for all a part of it asks (``facts_cover``)."""
+    question, when the facts account for all a part of it asks (``facts_cover``), and first. A line
+    on no day naming the weekday the question names is what answers it (the weekly closing for "open
+    on Mondays?"), not the season's hours."""
     numbers = {p.chunk_id: p.number for p in gathered.evidence if p.number is not None}
     official = [p for p in gathered.evidence if p.collection == OFFICIAL_COLLECTION and p.number is not None]
     if official:
@@ -175,13 +177,8 @@ def stated_lines(gathered: Gathered, facts_cover: bool = True) -> list[str]:
             text = item.get("line") or item.get("text") or ""
             cited = "".join(f" [{numbers[c]}]" for c in item.get("cites", []) if c in numbers)
             if text and item.get("open") != "unknown":
-                answers = item in weekday if weekday else _answers_asked(item, asked)
-                lines.append(
-                    (
-                        not (facts_cover and answers),
-                        f"**{text}**{cited}" if facts_cover and answers else f"{text}{cited}",
-                    )
-                )
+                bold = facts_cover and (item in weekday if weekday else _answers_asked(item, asked))
+                lines.append((not bold, f"**{text}**{cited}" if bold else f"{text}{cited}"))
     return [line for _, line in sorted(lines, key=lambda pair: pair[0])]  # the bold ones first
 
 
