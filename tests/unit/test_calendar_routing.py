@@ -311,6 +311,15 @@ def test_a_statement_beside_a_question_asks_no_tool_and_gives_its_day(index: Int
     assert [args.get("date") for name, args in calls if name == "get_visit_calendar"] == ["3. Juni 2027"]
 
 
+def test_a_japanese_statement_ends_at_its_full_stop_with_no_space_after_it(index: IntentIndex) -> None:
+    """Japanese writes no space after "。": the sentence it closes still only states the visitor's
+    day and time ("we get there at 3 pm on Friday."), and asks no forecast."""
+    request = read_turn("金曜日の午後3時に到着します。まだトリアノンに入れますか？", None, None, index)
+    calls = calls_for(request, TOOLS)
+    assert "get_weather" not in [name for name, _ in calls]
+    assert [args.get("date") for name, args in calls if name == "get_visit_calendar"] == ["金曜日"]
+
+
 def test_a_question_asked_beside_another_still_asks_its_tool(index: IntentIndex) -> None:
     """Two questions, the first without its question mark: both are asked."""
     request = read_turn("Will it rain on Sunday - and what time does the palace open?", None, None, index)

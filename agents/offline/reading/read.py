@@ -113,7 +113,8 @@ def read_turn(
     )
 
 
-_SENTENCE_END = re.compile(r"[.;:!?。！？；]+(?=\s|$)")  # a dash or a comma joins two questions
+# a dash or a comma joins two questions; Japanese and Chinese end a sentence with no space after it
+_SENTENCE_END = re.compile(r"[.;:!?]+(?=\s|$)|[。！？；]+")
 _QUESTION_MARKS = frozenset("?？")
 
 
