@@ -18,9 +18,9 @@ knowledge base uses many of them too, so finding them in the evidence does not t
 visitor's circumstance (tried on the visit-facts set: 16 of its 108 answers lost their right first
 lines). The day is accounted for by a line for that day; lines on no day (a season's hours, a price, the
 weekly closing) account for a day the question names, anywhere in it, unless a price is asked (what a
-visitor pays turns on the day: the first Sundays are free), a closing is asked on a weekday no line
-answering it names ("closed on Tuesdays?" is not answered by "closed every Monday"), or the weekday
-is one only a line beside them names (the hours asked "on Mondays", beside the weekly closing).
+visitor pays turns on the day: the first Sundays are free) or a closing is asked on a weekday no line
+answering it names ("closed on Tuesdays?" is not answered by "closed every Monday"); a line naming
+the weekday asked answers it (``agents.offline.reply``: the weekly closing heads "open on Mondays?").
 The whole turn is read (the message, or a follow-up completed), not only the parts searched.
 The lines are in bold only when every part of the question that asks them something is covered;
 otherwise the evidence comes first and the lines follow it, plainly.
@@ -79,8 +79,7 @@ class StatedFacts:
     aspects: frozenset[str]
     for_the_visitor: bool = False
     on_a_day: bool = False  # a line is for the day asked (the calendar placed it), not on no day
-    weekdays: frozenset[int] = frozenset()  # the weekdays the lines answering what is asked name
-    weekdays_beside: frozenset[int] = frozenset()  # those only the lines shown beside them name
+    weekdays: frozenset[int] = frozenset()  # the weekdays named by the lines answering the question
 
 
 def covered(question: str, language: str, facts: StatedFacts) -> bool:
@@ -166,18 +165,13 @@ def unexplained(part: str, language: str, facts: StatedFacts, inferred: bool = F
 
 def _day_unaccounted(question: str, facts: StatedFacts) -> bool:
     """Whether lines on no day leave the day ``question`` names unaccounted for: a price asked (what
-    a visitor pays turns on the day, the first Sundays being free, and the lines hold no day); a
+    a visitor pays turns on the day, the first Sundays being free, and the lines hold no day), or a
     closing asked on a weekday no line answering it names (the weekly closing answers "on Mondays",
-    not "on a Tuesday"); a weekday only a line beside names (the hours asked "on Mondays", when the
-    weekly closing falls on them)."""
+    not "on a Tuesday")."""
     named = weekdays_named(question)
     if not (named or day_spans(question)) or facts.on_a_day:
         return False
-    if "price" in facts.aspects:
-        return True
-    if "closed" in facts.aspects and named - facts.weekdays:
-        return True
-    return bool(named & facts.weekdays_beside - facts.weekdays)
+    return "price" in facts.aspects or ("closed" in facts.aspects and bool(named - facts.weekdays))
 
 
 def _asides_about(part: str, days: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -131,20 +131,19 @@ def _facts_cover(gathered: Gathered, language: str) -> bool:
         aspects=frozenset(answered),
         for_the_visitor=any(item.get("visitor") for item in items),
         on_a_day=any(r.result.get("days") for r in gathered.tool_results if r.tool == CALENDAR_TOOL),
-        weekdays=_weekdays(items, answered, answering=True)
-        | {d for i in _for_the_weekday(items, question) for d in weekdays_named(i["text"])},
-        weekdays_beside=_weekdays(items, answered, answering=False),
+        weekdays=_answering_weekdays(items, answered, question),
     )
     return covered(question, language, facts)
 
 
-def _weekdays(items: list[dict[str, Any]], asked: set[str], answering: bool) -> frozenset[int]:
-    """The weekdays named by the facts' lines on no day that answer what was ``asked`` (or, not
-    ``answering``, by those shown beside them)."""
+def _answering_weekdays(items: list[dict[str, Any]], asked: set[str], question: str) -> frozenset[int]:
+    """The weekdays named by the facts' lines on no day that answer the question: those answering
+    what was ``asked``, and those naming a weekday ``question`` names (``_for_the_weekday``)."""
+    weekday = _for_the_weekday(items, question)
     return frozenset(
         day
         for item in items
-        if "text" in item and _answers_asked(item, asked) == answering
+        if "text" in item and (item in weekday or _answers_asked(item, asked))
         for day in weekdays_named(item["text"])
     )
 
